@@ -1,0 +1,356 @@
+package org.containerfs.core;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.Channel;
+import java.nio.channels.FileLock;
+import java.nio.file.ClosedFileSystemException;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.regex.Pattern;
+import org.containerfs.spi.Container;
+import org.containerfs.spi.ContainerChannel;
+import org.containerfs.spi.ContainerFormat;
+import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.Node;
+
+/**
+ * One opened container. Tree reads share a read lock; refresh and every write take the write lock.
+ * Content reads take no lock: formats serve them by positional reads of the container channel.
+ */
+public final class ContainerFileSystem extends FileSystem {
+    private final ContainerFileSystemProvider provider;
+    private final ContainerFormat format;
+    private final Path containerPath;
+    private final ContainerChannel channel;
+    private final Container container;
+    private final boolean writable;
+    private final boolean autoRefresh;
+    private final FileLock writerLock;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Set<Channel> openChannels = ConcurrentHashMap.newKeySet();
+    private final ContainerPath root;
+    private final ContainerFileStore store;
+    private volatile ContainerWriter writer;
+    private volatile boolean open = true;
+    private volatile long knownSize;
+    private volatile FileTime lastModified;
+
+    ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerChannel channel,
+            Container container, boolean writable, boolean autoRefresh, FileLock writerLock) throws IOException {
+        this.provider = provider;
+        this.format = provider.format();
+        this.containerPath = containerPath;
+        this.channel = channel;
+        this.container = container;
+        this.writable = writable;
+        this.autoRefresh = autoRefresh;
+        this.writerLock = writerLock;
+        this.root = new ContainerPath(this, true, new String[0]);
+        this.store = new ContainerFileStore(this);
+        this.knownSize = channel.size();
+        this.lastModified = readModifiedTime();
+    }
+
+    private FileTime readModifiedTime() {
+        try {
+            return Files.getLastModifiedTime(containerPath);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+
+    @Override
+    public ContainerFileSystemProvider provider() {
+        return provider;
+    }
+
+    public ContainerFormat format() {
+        return format;
+    }
+
+    /** The container file this file system shows, on whatever file system it lives. */
+    public Path containerPath() {
+        return containerPath;
+    }
+
+    ContainerChannel channel() {
+        return channel;
+    }
+
+    FileTime lastModified() {
+        return lastModified;
+    }
+
+    @Override
+    public void close() throws IOException {
+        lock.writeLock().lock();
+        try {
+            if (!open) {
+                return;
+            }
+            IOException failure = null;
+            // Channels first, while still open: closing a write channel commits its record.
+            for (Channel c : openChannels) {
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    failure = addFailure(failure, e);
+                }
+            }
+            open = false;
+            try {
+                if (writer != null) {
+                    writer.close();
+                }
+            } catch (IOException e) {
+                failure = addFailure(failure, e);
+            }
+            try {
+                container.close();
+            } catch (IOException e) {
+                failure = addFailure(failure, e);
+            }
+            try {
+                if (writerLock != null && writerLock.isValid()) {
+                    writerLock.release();
+                }
+                channel.close();
+            } catch (IOException e) {
+                failure = addFailure(failure, e);
+            }
+            provider.removeFileSystem(this);
+            if (failure != null) {
+                throw failure;
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private static IOException addFailure(IOException first, IOException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public boolean isReadOnly() {
+        return !writable;
+    }
+
+    @Override
+    public String getSeparator() {
+        return "/";
+    }
+
+    @Override
+    public Iterable<Path> getRootDirectories() {
+        ensureOpen();
+        return List.of(root);
+    }
+
+    @Override
+    public Iterable<FileStore> getFileStores() {
+        ensureOpen();
+        return List.of(store);
+    }
+
+    FileStore fileStore() {
+        return store;
+    }
+
+    @Override
+    public Set<String> supportedFileAttributeViews() {
+        return Set.of("basic", format.name());
+    }
+
+    @Override
+    public ContainerPath getPath(String first, String... more) {
+        return ContainerPath.parse(this, first, more);
+    }
+
+    @Override
+    public PathMatcher getPathMatcher(String syntaxAndPattern) {
+        int colon = syntaxAndPattern.indexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("expected syntax:pattern, got " + syntaxAndPattern);
+        }
+        String syntax = syntaxAndPattern.substring(0, colon);
+        String pattern = syntaxAndPattern.substring(colon + 1);
+        Pattern regex;
+        if (syntax.equalsIgnoreCase("glob")) {
+            regex = Pattern.compile(Globs.toRegex(pattern));
+        } else if (syntax.equalsIgnoreCase("regex")) {
+            regex = Pattern.compile(pattern);
+        } else {
+            throw new UnsupportedOperationException("syntax " + syntax + " is not supported (glob, regex)");
+        }
+        return path -> regex.matcher(path.toString()).matches();
+    }
+
+    @Override
+    public UserPrincipalLookupService getUserPrincipalLookupService() {
+        throw new UnsupportedOperationException("containerfs has no users or groups");
+    }
+
+    @Override
+    public WatchService newWatchService() {
+        throw new UnsupportedOperationException("containerfs has no WatchService yet; list again to see new records");
+    }
+
+    @Override
+    public String toString() {
+        return format.name() + ":" + containerPath.toUri();
+    }
+
+    URI uriOf(ContainerPath absolute) {
+        return Uris.containerUri(format.name(), containerPath.toUri(), absolute.toString());
+    }
+
+    void ensureOpen() {
+        if (!open) {
+            throw new ClosedFileSystemException();
+        }
+    }
+
+    void ensureWritable() {
+        ensureOpen();
+        if (!writable) {
+            throw new ReadOnlyFileSystemException();
+        }
+    }
+
+    /** Work on the tree under the shared lock. */
+    <T> T read(TreeAction<T> action) throws IOException {
+        ensureOpen();
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            return action.run();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Work that changes the tree (appends, refresh) under the exclusive lock. */
+    <T> T write(TreeAction<T> action) throws IOException {
+        ensureOpen();
+        lock.writeLock().lock();
+        try {
+            ensureOpen();
+            return action.run();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    interface TreeAction<T> {
+        T run() throws IOException;
+    }
+
+    /** The node at {@code path}, or null. Call under a lock. */
+    Node find(ContainerPath path) throws IOException {
+        String[] names = path.toAbsolutePath().normalize().names();
+        Node node = container.root();
+        for (String name : names) {
+            if (!node.isDirectory()) {
+                return null;
+            }
+            node = node.child(name);
+            if (node == null) {
+                return null;
+            }
+        }
+        return node;
+    }
+
+    /** The node at {@code path}, refreshing once if it is missing and the container grew. */
+    Node lookup(ContainerPath path) throws IOException {
+        Node node = read(() -> find(path));
+        if (node == null && refreshIfGrown()) {
+            node = read(() -> find(path));
+        }
+        if (node == null) {
+            throw new NoSuchFileException(path.toString());
+        }
+        return node;
+    }
+
+    Node lookupDirectory(ContainerPath path) throws IOException {
+        Node node = lookup(path);
+        if (!node.isDirectory()) {
+            throw new NotDirectoryException(path.toString());
+        }
+        return node;
+    }
+
+    /**
+     * Live growth: a cheap size check; if the container grew (another process appends), the format
+     * scans only the new tail. Read-only file systems only: a writable one holds the writer lock.
+     */
+    boolean refreshIfGrown() throws IOException {
+        if (writable || !autoRefresh || !open) {
+            return false;
+        }
+        long size = channel.size();
+        if (size == knownSize) {
+            return false;
+        }
+        return write(() -> {
+            boolean changed = container.refresh();
+            knownSize = channel.size();
+            lastModified = readModifiedTime();
+            return changed;
+        });
+    }
+
+    /** Forces a refresh check now (public for tools such as the FUSE mount). */
+    public boolean refresh() throws IOException {
+        return refreshIfGrown();
+    }
+
+    ContainerWriter writer() throws IOException {
+        ensureWritable();
+        ContainerWriter w = writer;
+        if (w == null) {
+            w = container.openWriter();
+            writer = w;
+        }
+        return w;
+    }
+
+    /** Called after a write changed the container. Call under the write lock. */
+    void afterWrite() throws IOException {
+        knownSize = channel.size();
+        lastModified = FileTime.fromMillis(System.currentTimeMillis());
+    }
+
+    void register(Channel c) {
+        openChannels.add(c);
+    }
+
+    void unregister(Channel c) {
+        openChannels.remove(c);
+    }
+}

@@ -1,0 +1,276 @@
+package org.containerfs.core;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.ProviderMismatchException;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A path inside a container file system: '/'-separated, absolute or relative, with zipfs/jimfs
+ * semantics (no symlinks, so {@code ..} is resolved lexically).
+ */
+public final class ContainerPath implements Path {
+    private final ContainerFileSystem fs;
+    private final boolean absolute;
+    private final String[] names;
+    private volatile String string;
+
+    ContainerPath(ContainerFileSystem fs, boolean absolute, String[] names) {
+        this.fs = fs;
+        this.absolute = absolute;
+        this.names = names;
+    }
+
+    static ContainerPath parse(ContainerFileSystem fs, String first, String... more) {
+        StringBuilder sb = new StringBuilder(first);
+        for (String m : more) {
+            if (!m.isEmpty()) {
+                if (sb.length() > 0) {
+                    sb.append('/');
+                }
+                sb.append(m);
+            }
+        }
+        String s = sb.toString();
+        if (s.indexOf('\0') >= 0) {
+            throw new InvalidPathException(s, "NUL character not allowed");
+        }
+        boolean abs = s.startsWith("/");
+        List<String> parts = new ArrayList<>();
+        for (String p : s.split("/")) {
+            if (!p.isEmpty()) {
+                parts.add(p);
+            }
+        }
+        return new ContainerPath(fs, abs, parts.toArray(new String[0]));
+    }
+
+    String[] names() {
+        return names;
+    }
+
+    @Override
+    public ContainerFileSystem getFileSystem() {
+        return fs;
+    }
+
+    @Override
+    public boolean isAbsolute() {
+        return absolute;
+    }
+
+    @Override
+    public ContainerPath getRoot() {
+        return absolute ? new ContainerPath(fs, true, new String[0]) : null;
+    }
+
+    @Override
+    public ContainerPath getFileName() {
+        if (names.length == 0) {
+            return null;
+        }
+        return new ContainerPath(fs, false, new String[] {names[names.length - 1]});
+    }
+
+    @Override
+    public ContainerPath getParent() {
+        if (names.length == 0 || (names.length == 1 && !absolute)) {
+            return null;
+        }
+        return new ContainerPath(fs, absolute, Arrays.copyOf(names, names.length - 1));
+    }
+
+    @Override
+    public int getNameCount() {
+        return names.length;
+    }
+
+    @Override
+    public ContainerPath getName(int index) {
+        if (index < 0 || index >= names.length) {
+            throw new IllegalArgumentException("index " + index + " out of range for " + this);
+        }
+        return new ContainerPath(fs, false, new String[] {names[index]});
+    }
+
+    @Override
+    public ContainerPath subpath(int beginIndex, int endIndex) {
+        if (beginIndex < 0 || endIndex > names.length || beginIndex >= endIndex) {
+            throw new IllegalArgumentException("subpath(" + beginIndex + ", " + endIndex + ") of " + this);
+        }
+        return new ContainerPath(fs, false, Arrays.copyOfRange(names, beginIndex, endIndex));
+    }
+
+    @Override
+    public boolean startsWith(Path other) {
+        if (!(other instanceof ContainerPath o) || o.fs != fs || o.absolute != absolute
+                || o.names.length > names.length) {
+            return false;
+        }
+        for (int i = 0; i < o.names.length; i++) {
+            if (!o.names[i].equals(names[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean startsWith(String other) {
+        return startsWith(fs.getPath(other));
+    }
+
+    @Override
+    public boolean endsWith(Path other) {
+        if (!(other instanceof ContainerPath o) || o.fs != fs || o.names.length > names.length) {
+            return false;
+        }
+        if (o.absolute) {
+            return absolute && Arrays.equals(o.names, names);
+        }
+        int off = names.length - o.names.length;
+        for (int i = 0; i < o.names.length; i++) {
+            if (!o.names[i].equals(names[off + i])) {
+                return false;
+            }
+        }
+        return o.names.length > 0 || names.length == 0;
+    }
+
+    @Override
+    public boolean endsWith(String other) {
+        return endsWith(fs.getPath(other));
+    }
+
+    @Override
+    public ContainerPath normalize() {
+        List<String> out = new ArrayList<>(names.length);
+        for (String n : names) {
+            if (n.equals(".")) {
+                continue;
+            }
+            if (n.equals("..")) {
+                if (!out.isEmpty() && !out.get(out.size() - 1).equals("..")) {
+                    out.remove(out.size() - 1);
+                    continue;
+                }
+                if (absolute) {
+                    continue; // "/.." is "/": nothing escapes the root
+                }
+            }
+            out.add(n);
+        }
+        return new ContainerPath(fs, absolute, out.toArray(new String[0]));
+    }
+
+    @Override
+    public ContainerPath resolve(Path other) {
+        ContainerPath o = check(other);
+        if (o.absolute) {
+            return o;
+        }
+        if (o.names.length == 0) {
+            return this;
+        }
+        String[] joined = Arrays.copyOf(names, names.length + o.names.length);
+        System.arraycopy(o.names, 0, joined, names.length, o.names.length);
+        return new ContainerPath(fs, absolute, joined);
+    }
+
+    @Override
+    public ContainerPath resolve(String other) {
+        return resolve(fs.getPath(other));
+    }
+
+    @Override
+    public Path resolveSibling(String other) {
+        return resolveSibling(fs.getPath(other));
+    }
+
+    @Override
+    public ContainerPath relativize(Path other) {
+        ContainerPath o = check(other);
+        if (o.absolute != absolute) {
+            throw new IllegalArgumentException("cannot relativize " + other + " against " + this
+                    + ": one is absolute, the other relative");
+        }
+        ContainerPath a = normalize();
+        ContainerPath b = o.normalize();
+        int common = 0;
+        while (common < a.names.length && common < b.names.length && a.names[common].equals(b.names[common])) {
+            common++;
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = common; i < a.names.length; i++) {
+            out.add("..");
+        }
+        out.addAll(Arrays.asList(b.names).subList(common, b.names.length));
+        return new ContainerPath(fs, false, out.toArray(new String[0]));
+    }
+
+    @Override
+    public URI toUri() {
+        return fs.uriOf(toAbsolutePath().normalize());
+    }
+
+    @Override
+    public ContainerPath toAbsolutePath() {
+        return absolute ? this : new ContainerPath(fs, true, names);
+    }
+
+    @Override
+    public ContainerPath toRealPath(LinkOption... options) throws IOException {
+        ContainerPath real = toAbsolutePath().normalize();
+        fs.provider().checkAccess(real);
+        return real;
+    }
+
+    @Override
+    public WatchKey register(WatchService watcher, WatchEvent.Kind<?>[] events, WatchEvent.Modifier... modifiers) {
+        throw new UnsupportedOperationException("containerfs paths do not support WatchService yet; "
+                + "call Files.list again: the file system refreshes when the container grows");
+    }
+
+    @Override
+    public int compareTo(Path other) {
+        ContainerPath o = (ContainerPath) other;
+        return toString().compareTo(o.toString());
+    }
+
+    private ContainerPath check(Path other) {
+        Objects.requireNonNull(other);
+        if (!(other instanceof ContainerPath o) || o.fs != fs) {
+            throw new ProviderMismatchException("not a path of " + fs + ": " + other);
+        }
+        return o;
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof ContainerPath o && o.fs == fs && o.absolute == absolute && Arrays.equals(o.names, names);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(names) * 31 + (absolute ? 1 : 0);
+    }
+
+    @Override
+    public String toString() {
+        String s = string;
+        if (s == null) {
+            s = (absolute ? "/" : "") + String.join("/", names);
+            string = s;
+        }
+        return s;
+    }
+}

@@ -1,0 +1,277 @@
+package org.containerfs.lime;
+
+import java.io.IOException;
+import java.util.AbstractList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.containerfs.spi.ByteRangeContent;
+import org.containerfs.spi.Container;
+import org.containerfs.spi.ContainerSource;
+import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.Content;
+import org.containerfs.spi.Names;
+import org.containerfs.spi.Node;
+
+/**
+ * The LIME tree {@code /msgNN/recNN.<type>}: nodes are made on demand from {@link LimeIndex}, so
+ * the heap holds only the index arrays, whatever the record count.
+ */
+final class LimeContainer implements Container {
+    static final String MESSAGE_PREFIX = "msg";
+    static final String RECORD_PREFIX = "rec";
+    static final int WIDTH = 2;
+
+    private final ContainerSource source;
+    private final LimeIndex index;
+    /** A message directory created by mkdir that has no record yet: LIME has no empty messages on disk. */
+    private boolean pendingMessage;
+
+    LimeContainer(ContainerSource source) throws IOException {
+        this.source = source;
+        this.index = new LimeIndex(source.name());
+        index.scan(source.channel(), source.strict());
+        index.trim();
+    }
+
+    LimeIndex index() {
+        return index;
+    }
+
+    ContainerSource source() {
+        return source;
+    }
+
+    boolean pendingMessage() {
+        return pendingMessage;
+    }
+
+    void setPendingMessage(boolean pending) {
+        this.pendingMessage = pending;
+    }
+
+    /** Messages as the tree shows them: the ones on disk plus a pending empty one. */
+    int visibleMessages() {
+        return index.messages() + (pendingMessage ? 1 : 0);
+    }
+
+    @Override
+    public Node root() {
+        return new Root();
+    }
+
+    @Override
+    public boolean refresh() throws IOException {
+        int before = index.records();
+        index.scan(source.channel(), false);
+        return index.records() != before;
+    }
+
+    @Override
+    public ContainerWriter openWriter() throws IOException {
+        return new LimeWriter(this);
+    }
+
+    static String messageName(int message) {
+        return Names.indexed(MESSAGE_PREFIX, message + 1L, WIDTH);
+    }
+
+    String recordName(int record, int positionInMessage) {
+        return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
+    }
+
+    private final class Root implements Node {
+        @Override
+        public String name() {
+            return "";
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return true;
+        }
+
+        @Override
+        public long size() {
+            return 0;
+        }
+
+        @Override
+        public Node child(String name) {
+            long m = Names.parseIndexed(name, MESSAGE_PREFIX, WIDTH);
+            return m >= 1 && m <= visibleMessages() ? new Message((int) m - 1) : null;
+        }
+
+        @Override
+        public List<Node> children() {
+            int count = visibleMessages();
+            return new AbstractList<>() {
+                @Override
+                public Node get(int i) {
+                    return new Message(i);
+                }
+
+                @Override
+                public int size() {
+                    return count;
+                }
+            };
+        }
+
+        @Override
+        public Content content() {
+            throw new IllegalStateException("a directory has no content");
+        }
+
+        @Override
+        public Map<String, Object> attributes() throws IOException {
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("format", "lime");
+            a.put("version", 1);
+            a.put("records", index.records());
+            a.put("messages", index.messages());
+            a.put("trailingBytes", index.tailBytes());
+            a.put("damage", index.damage() == null ? "" : index.damage());
+            a.put("size", source.channel().size());
+            return a;
+        }
+    }
+
+    final class Message implements Node {
+        final int message;
+
+        Message(int message) {
+            this.message = message;
+        }
+
+        boolean onDisk() {
+            return message < index.messages();
+        }
+
+        int first() {
+            return onDisk() ? index.messageFirst(message) : index.records();
+        }
+
+        int end() {
+            return onDisk() ? index.messageEnd(message) : index.records();
+        }
+
+        @Override
+        public String name() {
+            return messageName(message);
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return true;
+        }
+
+        @Override
+        public long size() {
+            return 0;
+        }
+
+        @Override
+        public Node child(String name) {
+            if (!name.startsWith(RECORD_PREFIX)) {
+                return null;
+            }
+            int dot = name.indexOf('.');
+            long r = Names.parseIndexed(dot < 0 ? name : name.substring(0, dot), RECORD_PREFIX, WIDTH);
+            if (r < 1 || r > end() - first()) {
+                return null;
+            }
+            Record rec = new Record(first() + (int) r - 1, (int) r - 1, message);
+            return rec.name().equals(name) ? rec : null;
+        }
+
+        @Override
+        public List<Node> children() {
+            int first = first();
+            int count = end() - first;
+            return new AbstractList<>() {
+                @Override
+                public Node get(int i) {
+                    return new Record(first + i, i, message);
+                }
+
+                @Override
+                public int size() {
+                    return count;
+                }
+            };
+        }
+
+        @Override
+        public Content content() {
+            throw new IllegalStateException("a directory has no content");
+        }
+
+        @Override
+        public Map<String, Object> attributes() {
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("message", message + 1);
+            a.put("records", end() - first());
+            a.put("pending", !onDisk());
+            return a;
+        }
+    }
+
+    final class Record implements Node {
+        final int record;
+        final int position;
+        final int message;
+
+        Record(int record, int position, int message) {
+            this.record = record;
+            this.position = position;
+            this.message = message;
+        }
+
+        @Override
+        public String name() {
+            return recordName(record, position);
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return false;
+        }
+
+        @Override
+        public long size() {
+            return index.length(record);
+        }
+
+        @Override
+        public List<Node> children() {
+            throw new IllegalStateException("a record is not a directory");
+        }
+
+        @Override
+        public Content content() {
+            return new ByteRangeContent(source.channel(), index.headerOffset(record) + LimeHeader.SIZE,
+                    index.length(record), "LIME record " + messageName(message) + "/" + name());
+        }
+
+        @Override
+        public Map<String, Object> attributes() throws IOException {
+            long length = index.length(record);
+            long header = index.headerOffset(record);
+            int flags = index.flags(record);
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("type", index.type(record).clone());
+            a.put("mb", (flags & LimeHeader.MB) != 0);
+            a.put("me", (flags & LimeHeader.ME) != 0);
+            a.put("version", 1);
+            a.put("length", length);
+            a.put("padding", LimeHeader.padding(length));
+            a.put("headerOffset", header);
+            a.put("dataOffset", header + LimeHeader.SIZE);
+            a.put("truncated", header + LimeHeader.SIZE + length > source.channel().size());
+            a.put("message", message + 1);
+            a.put("record", position + 1);
+            return a;
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package org.containerfs.lime;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.containerfs.spi.ContainerChannel;
+import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.UnsupportedVersionException;
+
+/**
+ * Every record's header facts in parallel primitive arrays (about 25 bytes a record), built by
+ * walking the headers. Grows by incremental scans from where the last one stopped.
+ */
+final class LimeIndex {
+    private static final int SMALL_STRIDE = 16 * 1024;
+    private static final int WIDE_WINDOW = 256 * 1024;
+    private static final int NARROW_WINDOW = 4096;
+
+    private final String file;
+    private long[] headerOffsets = new long[16];
+    private long[] lengths = new long[16];
+    private byte[] flags = new byte[16];
+    private int[] typeIds = new int[16];
+    private int records;
+    private int[] messageFirst = new int[16];
+    private int messages;
+    private final List<byte[]> types = new ArrayList<>();
+    private final Map<String, Integer> typeIdByKey = new HashMap<>();
+
+    /** Where the next header would start (end of the last record's padding). */
+    private long nextHeader;
+    /** Bytes after the last listed record that do not form a record; 0 if none. */
+    private long tailBytes;
+    /** What is wrong with the tail, or null; {@link #tailIsUncommitted} if it is a torn append of ours. */
+    private String damage;
+    private boolean tailIsUncommitted;
+
+    LimeIndex(String file) {
+        this.file = file;
+    }
+
+    int records() {
+        return records;
+    }
+
+    int messages() {
+        return messages;
+    }
+
+    long headerOffset(int r) {
+        return headerOffsets[r];
+    }
+
+    long length(int r) {
+        return lengths[r];
+    }
+
+    int flags(int r) {
+        return flags[r] & 0xFF;
+    }
+
+    byte[] type(int r) {
+        return types.get(typeIds[r]);
+    }
+
+    int messageFirst(int m) {
+        return messageFirst[m];
+    }
+
+    /** One past the last record of message {@code m} (0-based). */
+    int messageEnd(int m) {
+        return m + 1 < messages ? messageFirst[m + 1] : records;
+    }
+
+    long nextHeader() {
+        return nextHeader;
+    }
+
+    long tailBytes() {
+        return tailBytes;
+    }
+
+    String damage() {
+        return damage;
+    }
+
+    boolean tailIsUncommitted() {
+        return tailIsUncommitted;
+    }
+
+    /** Sets a record's flag byte after the writer changed it on disk. */
+    void setFlags(int r, int value) {
+        flags[r] = (byte) value;
+    }
+
+    /**
+     * Walks headers from {@link #nextHeader} to the end of the file: the whole file at open, only the
+     * new tail on refresh. A damaged tail is not consumed, so a later scan looks at it again (a live
+     * writer may have completed it since).
+     */
+    void scan(ContainerChannel channel, boolean strict) throws IOException {
+        long size = channel.size();
+        if (nextHeader >= size) {
+            return; // nothing new (or the last record's payload is still incomplete)
+        }
+        damage = null;
+        tailBytes = 0;
+        tailIsUncommitted = false;
+        ByteBuffer window = ByteBuffer.allocate(WIDE_WINDOW);
+        long windowStart = -1;
+        int windowLength = 0;
+        long stride = 0;
+        long pos = nextHeader;
+        while (pos < size) {
+            if (size - pos < LimeHeader.SIZE) {
+                tailBytes = size - pos;
+                tailIsUncommitted = true;
+                damage = "a partial header of " + tailBytes + " bytes at byte " + pos
+                        + " (ignored, as c-lime treats it as the end of the file)";
+                break;
+            }
+            if (windowStart < 0 || pos < windowStart || pos + LimeHeader.SIZE > windowStart + windowLength) {
+                int want = (int) Math.min(stride > 0 && stride <= SMALL_STRIDE ? WIDE_WINDOW : NARROW_WINDOW, size - pos);
+                window.clear().limit(want);
+                windowLength = channel.readUpTo(window, pos);
+                windowStart = pos;
+                if (windowLength < LimeHeader.SIZE) {
+                    tailBytes = size - pos;
+                    tailIsUncommitted = true;
+                    damage = "a partial header at byte " + pos;
+                    break;
+                }
+            }
+            int at = (int) (pos - windowStart);
+            int magic = window.getInt(at);
+            if (magic != LimeHeader.MAGIC) {
+                tailBytes = size - pos;
+                tailIsUncommitted = allZero(window, at, LimeHeader.SIZE);
+                damage = tailIsUncommitted
+                        ? "an uncommitted append of " + tailBytes + " bytes at byte " + pos + " (a writer stopped before its header)"
+                        : String.format("wrong magic number 0x%08x at byte %d (expected 0x456789ab): %d bytes after the last record are not records",
+                                magic, pos, tailBytes);
+                if (strict && !tailIsUncommitted) {
+                    throw new ContainerFormatException(file, pos, "a LIME header with magic 0x456789ab, found 0x"
+                            + Integer.toHexString(magic));
+                }
+                break;
+            }
+            int version = window.getShort(at + 4) & 0xFFFF;
+            if (version != 1) {
+                throw new UnsupportedVersionException(file, pos + 4, "LIME version 1 in the record header, found " + version);
+            }
+            long length = window.getLong(at + 8);
+            if (length < 0) {
+                throw new ContainerFormatException(file, pos + 8, "a data length below 2^63, found "
+                        + Long.toUnsignedString(length));
+            }
+            addRecord(pos, length, window.get(at + LimeHeader.FLAGS_OFFSET), LimeHeader.type(window, at));
+            long dataEnd = pos + LimeHeader.SIZE + length;
+            if (dataEnd < 0 || dataEnd > size) {
+                damage = "record " + records + " at byte " + pos + " declares " + length + " bytes but the file ends at byte "
+                        + size + " (truncated payload)";
+                if (strict) {
+                    throw new ContainerFormatException(file, pos + 8, "a payload of " + length
+                            + " bytes within the file, which ends at byte " + size);
+                }
+                nextHeader = dataEnd < 0 ? Long.MAX_VALUE : dataEnd + LimeHeader.padding(length);
+                return;
+            }
+            long next = dataEnd + LimeHeader.padding(length);
+            stride = next - pos;
+            pos = next;
+        }
+        nextHeader = pos; // a damaged tail is looked at again by the next scan
+        if (strict && damage != null && !tailIsUncommitted) {
+            throw new ContainerFormatException(file, pos, damage);
+        }
+    }
+
+    private static boolean allZero(ByteBuffer b, int from, int count) {
+        for (int i = from; i < from + count; i++) {
+            if (b.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void addRecord(long headerOffset, long length, byte flagByte, byte[] type) {
+        if (records == headerOffsets.length) {
+            int cap = Math.max(16, records * 2);
+            headerOffsets = Arrays.copyOf(headerOffsets, cap);
+            lengths = Arrays.copyOf(lengths, cap);
+            flags = Arrays.copyOf(flags, cap);
+            typeIds = Arrays.copyOf(typeIds, cap);
+        }
+        // lime_contents numbering: a message starts at every MB=1 record and at the first record.
+        if ((flagByte & LimeHeader.MB) != 0 || records == 0) {
+            if (messages == messageFirst.length) {
+                messageFirst = Arrays.copyOf(messageFirst, Math.max(16, messages * 2));
+            }
+            messageFirst[messages++] = records;
+        }
+        headerOffsets[records] = headerOffset;
+        lengths[records] = length;
+        flags[records] = flagByte;
+        typeIds[records] = typeId(type);
+        records++;
+    }
+
+    /** Called by the writer once its record is complete on disk. */
+    void committed(long headerOffset, long length, int flagByte, byte[] type) {
+        addRecord(headerOffset, length, (byte) flagByte, type);
+        nextHeader = headerOffset + LimeHeader.SIZE + length + LimeHeader.padding(length);
+        damage = null;
+        tailBytes = 0;
+        tailIsUncommitted = false;
+    }
+
+    private int typeId(byte[] type) {
+        String key = new String(type, java.nio.charset.StandardCharsets.ISO_8859_1);
+        Integer id = typeIdByKey.get(key);
+        if (id == null) {
+            id = types.size();
+            types.add(type);
+            typeIdByKey.put(key, id);
+        }
+        return id;
+    }
+
+    /** Drops growth slack once a scan is done, so retained heap is what the records need. */
+    void trim() {
+        headerOffsets = Arrays.copyOf(headerOffsets, Math.max(records, 1));
+        lengths = Arrays.copyOf(lengths, Math.max(records, 1));
+        flags = Arrays.copyOf(flags, Math.max(records, 1));
+        typeIds = Arrays.copyOf(typeIds, Math.max(records, 1));
+        messageFirst = Arrays.copyOf(messageFirst, Math.max(messages, 1));
+    }
+}

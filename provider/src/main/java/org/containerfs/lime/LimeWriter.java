@@ -1,0 +1,221 @@
+package org.containerfs.lime;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.util.Map;
+import org.containerfs.spi.ContainerChannel;
+import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.Names;
+import org.containerfs.spi.Node;
+
+/**
+ * Appends LIME records. Commit protocol of one record at offset {@code S} (the old end of file):
+ * <ol>
+ *   <li>144 zero bytes at {@code S}: the header's place, reserved;</li>
+ *   <li>the payload streams to {@code S+144} as the user writes it, then its zero padding;</li>
+ *   <li>on close, the real header is written at {@code S} in one 144-byte write: the commit point;</li>
+ *   <li>if the record joins the last message, the previous record's ME bit is cleared in place
+ *       (one byte at {@code prev+6}). This is the one in-place change: LIME's own message protocol
+ *       demands it. Before it, the file is the "orphan" layout every c-lime tool reads.</li>
+ * </ol>
+ * A writer killed before step 3 leaves a tail that starts with 144 zero bytes (or a shorter
+ * tail): readers ignore it as an uncommitted append, and the next append truncates it away.
+ * c-lime's {@code lime_contents} lists every committed record and then reports the zero header as
+ * a wrong magic number.
+ */
+final class LimeWriter implements ContainerWriter {
+    private static final ByteBuffer ZEROS = ByteBuffer.allocate(LimeHeader.SIZE).asReadOnlyBuffer();
+
+    private final LimeContainer container;
+    private final LimeIndex index;
+    private final ContainerChannel channel;
+    private final String file;
+    private final boolean sync;
+    private RecordSink active;
+
+    LimeWriter(LimeContainer container) {
+        this.container = container;
+        this.index = container.index();
+        this.channel = container.source().channel();
+        this.file = container.source().name();
+        this.sync = container.source().options().getBoolean("sync", false);
+    }
+
+    @Override
+    public String allowedWrites() {
+        return "LIME containers grow by appending: create directory /"
+                + LimeContainer.messageName(container.visibleMessages())
+                + " to start a new message, or a file recNN.<type> with the next record number in the last message";
+    }
+
+    @Override
+    public void createDirectory(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        if (!parent.name().isEmpty()) {
+            throw new AccessDeniedException(name, null, "LIME messages are directories at the root; " + allowedWrites());
+        }
+        if (container.pendingMessage()) {
+            throw new AccessDeniedException(name, null, "message "
+                    + LimeContainer.messageName(container.visibleMessages() - 1)
+                    + " has no record yet (LIME has no empty messages): write a record into it first");
+        }
+        String expected = LimeContainer.messageName(container.visibleMessages());
+        if (!name.equals(expected)) {
+            throw new AccessDeniedException(name, null, "the next message is " + expected + "; " + allowedWrites());
+        }
+        container.setPendingMessage(true);
+    }
+
+    @Override
+    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        if (active != null) {
+            throw new IOException(file + ": record " + active.name + " is still being written; close it first "
+                    + "(a LIME container takes one record at a time)");
+        }
+        if (!(parent instanceof LimeContainer.Message message) || message.message != container.visibleMessages() - 1) {
+            String last = container.visibleMessages() == 0 ? "(none yet: create /msg01 first)"
+                    : "/" + LimeContainer.messageName(container.visibleMessages() - 1);
+            throw new AccessDeniedException(name, null, "records are appended to the last message " + last
+                    + " only; " + allowedWrites());
+        }
+        int position = message.end() - message.first();
+        String prefix = Names.indexed(LimeContainer.RECORD_PREFIX, position + 1L, LimeContainer.WIDTH);
+        int dot = name.indexOf('.');
+        String givenPrefix = dot < 0 ? name : name.substring(0, dot);
+        if (!givenPrefix.equals(prefix)) {
+            throw new AccessDeniedException(name, null, "the next record in " + message.name() + " is "
+                    + prefix + ".<type>");
+        }
+        byte[] type = dot < 0 ? new byte[0] : decodeType(name, name.substring(dot + 1));
+        if (!Names.prefixed(prefix, type).equals(name)) {
+            throw new AccessDeniedException(name, null, "not the canonical name of that type: use "
+                    + Names.prefixed(prefix, type));
+        }
+        long start = prepareTail();
+        active = new RecordSink(name, start, type, !message.onDisk());
+        return active;
+    }
+
+    private static byte[] decodeType(String name, String encoded) throws AccessDeniedException {
+        byte[] type;
+        try {
+            type = Names.decode(encoded);
+        } catch (IllegalArgumentException e) {
+            throw new AccessDeniedException(name, null, "malformed %-escape in the type");
+        }
+        if (type == null) {
+            throw new AccessDeniedException(name, null, "a shortened name (with %%) cannot be written");
+        }
+        if (type.length > LimeHeader.MAX_WRITTEN_TYPE) {
+            throw new AccessDeniedException(name, null, "a LIME type has at most " + LimeHeader.MAX_WRITTEN_TYPE
+                    + " bytes (c-lime's writer cuts longer ones); this one has " + type.length);
+        }
+        for (byte b : type) {
+            if (b == 0) {
+                throw new AccessDeniedException(name, null, "a LIME type cannot contain NUL (%00)");
+            }
+        }
+        return type;
+    }
+
+    /** Where the new record goes: the end of the last complete record, after removing a torn append. */
+    private long prepareTail() throws IOException {
+        long size = channel.size();
+        long next = index.nextHeader();
+        if (index.damage() != null) {
+            if (!index.tailIsUncommitted()) {
+                throw new ContainerFormatException(file, Math.min(next, size),
+                        "a container that ends with complete records before appending, but " + index.damage()
+                                + "; refusing to append after damage");
+            }
+            // A torn append (ours: a zero header; or a partial header): nothing a reader could use.
+            channel.truncate(next);
+            size = next;
+        }
+        if (next > size) {
+            // The last record's padding was cut off: complete it, so the new header is 8-aligned.
+            channel.writeFully(ByteBuffer.allocate((int) (next - size)), size);
+        }
+        return next;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (active != null) {
+            active.close();
+        }
+        container.setPendingMessage(false);
+    }
+
+    private final class RecordSink implements WritableByteChannel {
+        private final String name;
+        private final long start;
+        private final byte[] type;
+        private final boolean newMessage;
+        private long written;
+        private boolean open = true;
+
+        RecordSink(String name, long start, byte[] type, boolean newMessage) throws IOException {
+            this.name = name;
+            this.start = start;
+            this.type = type;
+            this.newMessage = newMessage;
+            channel.writeFully(ZEROS.duplicate(), start);
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+            int n = src.remaining();
+            channel.writeFully(src, start + LimeHeader.SIZE + written);
+            written += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!open) {
+                return;
+            }
+            open = false;
+            active = null;
+            int pad = LimeHeader.padding(written);
+            if (pad > 0) {
+                channel.writeFully(ByteBuffer.allocate(pad), start + LimeHeader.SIZE + written);
+            }
+            if (sync) {
+                channel.force(false);
+            }
+            int flags = LimeHeader.ME | (newMessage ? LimeHeader.MB : 0);
+            channel.writeFully(LimeHeader.encode(newMessage, true, written, type), start); // commit point
+            if (!newMessage && index.records() > 0) {
+                int prev = index.records() - 1;
+                int prevFlags = index.flags(prev);
+                if ((prevFlags & LimeHeader.ME) != 0) {
+                    // LIME's message protocol: only the last record of a message carries ME.
+                    int cleared = prevFlags & ~LimeHeader.ME;
+                    channel.writeFully(ByteBuffer.wrap(new byte[] {(byte) cleared}),
+                            index.headerOffset(prev) + LimeHeader.FLAGS_OFFSET);
+                    index.setFlags(prev, cleared);
+                }
+            }
+            if (sync) {
+                channel.force(false);
+            }
+            index.committed(start, written, flags, type);
+            if (newMessage) {
+                container.setPendingMessage(false);
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package org.containerfs.spi;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * Positional access to one physical container file on any NIO file system. Uses a
+ * {@link FileChannel} where the file system offers one (default, jimfs), else a
+ * {@link SeekableByteChannel} whose position is guarded by this object (zipfs entries, say).
+ */
+public final class ContainerChannel implements Closeable {
+    private final String name;
+    private final FileChannel fileChannel;
+    private final SeekableByteChannel seekable;
+
+    private ContainerChannel(String name, FileChannel fileChannel, SeekableByteChannel seekable) {
+        this.name = name;
+        this.fileChannel = fileChannel;
+        this.seekable = seekable;
+    }
+
+    public static ContainerChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
+        String name = path.toString();
+        try {
+            return new ContainerChannel(name, path.getFileSystem().provider().newFileChannel(path, options), null);
+        } catch (UnsupportedOperationException e) {
+            return new ContainerChannel(name, null, path.getFileSystem().provider().newByteChannel(path, options));
+        }
+    }
+
+    /** The file's name for error messages. */
+    public String name() {
+        return name;
+    }
+
+    public long size() throws IOException {
+        if (fileChannel != null) {
+            return fileChannel.size();
+        }
+        synchronized (this) {
+            return seekable.size();
+        }
+    }
+
+    /** Reads at {@code position}; returns the count read or -1 at end of file. */
+    public int read(ByteBuffer dst, long position) throws IOException {
+        if (fileChannel != null) {
+            return fileChannel.read(dst, position);
+        }
+        synchronized (this) {
+            seekable.position(position);
+            return seekable.read(dst);
+        }
+    }
+
+    /** Fills {@code dst} from {@code position} or throws {@link EOFException}; returns the count read. */
+    public int readFully(ByteBuffer dst, long position) throws IOException {
+        int total = 0;
+        while (dst.hasRemaining()) {
+            int n = read(dst, position + total);
+            if (n < 0) {
+                throw new EOFException(name + ": end of file at byte " + (position + total));
+            }
+            total += n;
+        }
+        return total;
+    }
+
+    /** Reads as much as is there, up to {@code dst.remaining()}; returns the count (0 at end of file). */
+    public int readUpTo(ByteBuffer dst, long position) throws IOException {
+        int total = 0;
+        while (dst.hasRemaining()) {
+            int n = read(dst, position + total);
+            if (n < 0) {
+                break;
+            }
+            total += n;
+        }
+        return total;
+    }
+
+    /** Writes all of {@code src} at {@code position}. */
+    public void writeFully(ByteBuffer src, long position) throws IOException {
+        long p = position;
+        if (fileChannel != null) {
+            while (src.hasRemaining()) {
+                p += fileChannel.write(src, p);
+            }
+            return;
+        }
+        synchronized (this) {
+            seekable.position(p);
+            while (src.hasRemaining()) {
+                seekable.write(src);
+            }
+        }
+    }
+
+    public void truncate(long size) throws IOException {
+        if (fileChannel != null) {
+            fileChannel.truncate(size);
+        } else {
+            synchronized (this) {
+                seekable.truncate(size);
+            }
+        }
+    }
+
+    /** Makes what was written durable (fsync); a no-op where the file system has no such notion. */
+    public void force(boolean metadata) throws IOException {
+        if (fileChannel != null) {
+            fileChannel.force(metadata);
+        }
+    }
+
+    /** Zero-copy where possible (sendfile through {@link FileChannel#transferTo}). */
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        if (fileChannel != null) {
+            return fileChannel.transferTo(position, count, target);
+        }
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(count, 1 << 16));
+        int n = read(buf, position);
+        if (n <= 0) {
+            return 0;
+        }
+        buf.flip();
+        while (buf.hasRemaining()) {
+            target.write(buf);
+        }
+        return n;
+    }
+
+    /**
+     * Takes an exclusive lock on the whole file for a writer; null if another holder has it.
+     * File systems without locks (no FileChannel) give a lock-free writer.
+     */
+    public FileLock tryLock() throws IOException {
+        if (fileChannel == null) {
+            return null;
+        }
+        return fileChannel.tryLock();
+    }
+
+    public boolean supportsLocking() {
+        return fileChannel != null;
+    }
+
+    public boolean isOpen() {
+        return fileChannel != null ? fileChannel.isOpen() : seekable.isOpen();
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (fileChannel != null) {
+            fileChannel.close();
+        } else {
+            seekable.close();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.containerfs.spi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * A container format plug-in. The core does all NIO plumbing (paths, channels, attribute views,
+ * the file system lifecycle); a format only knows its bytes.
+ *
+ * <ul>
+ *   <li>{@link #probe} recognises the format from the first bytes of a file;</li>
+ *   <li>{@link #open} scans the container's index and returns a {@link Container}: a tree of
+ *       {@link Node}s whose files expose their bytes as {@link Content};</li>
+ *   <li>{@link #create} initialises a new, empty container (for {@code create=true});</li>
+ *   <li>{@link Container#openWriter()} returns the format's append logic.</li>
+ * </ul>
+ */
+public interface ContainerFormat {
+
+    /** Lower-case name: the URI scheme, the attribute view name and the {@code format} env value. */
+    String name();
+
+    /** File name endings (without dot) that select this format when a new container is created. */
+    List<String> fileExtensions();
+
+    /**
+     * Whether {@code head} (the first bytes of the file, at most {@link #PROBE_BYTES}, fewer for a
+     * short file) starts a container of this format. Must not throw on any input.
+     */
+    boolean probe(ByteBuffer head, String fileName);
+
+    /** Scans the container behind {@code source}. Must not read record data, only its index. */
+    Container open(ContainerSource source) throws IOException;
+
+    /**
+     * Writes whatever an empty container of this format holds (a file header, say) into the empty
+     * file behind {@code source}, then opens it. The default suits formats whose empty container is
+     * an empty file.
+     */
+    default Container create(ContainerSource source) throws IOException {
+        return open(source);
+    }
+
+    int PROBE_BYTES = 4096;
+}

@@ -1,0 +1,38 @@
+package org.containerfs.spi;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * One file or directory of a container's tree. Formats may create nodes on demand (flyweights over
+ * compact index arrays): the core never relies on node identity, only on names.
+ */
+public interface Node {
+
+    /** The node's name in its directory, already encoded with {@link Names}; "" for the root. */
+    String name();
+
+    boolean isDirectory();
+
+    /** Bytes of a file's content (as listed: a truncated record keeps its declared size); 0 for a directory. */
+    long size();
+
+    /** The child called {@code name}, or null. Directories only; expected to be cheaper than a scan. */
+    default Node child(String name) throws IOException {
+        for (Node n : children()) {
+            if (n.name().equals(name)) {
+                return n;
+            }
+        }
+        return null;
+    }
+
+    /** The children in file order. Directories only. */
+    Iterable<? extends Node> children() throws IOException;
+
+    /** How to read a file's bytes. Files only. */
+    Content content() throws IOException;
+
+    /** The format's attribute view of this node ({@code lime:length}, ...), in a stable order. */
+    Map<String, Object> attributes() throws IOException;
+}

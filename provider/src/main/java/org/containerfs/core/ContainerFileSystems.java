@@ -1,0 +1,71 @@
+package org.containerfs.core;
+
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Path;
+import java.nio.file.ProviderNotFoundException;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Entry points that consider only containerfs providers. {@code FileSystems.newFileSystem(path)}
+ * works for existing containers, but with {@code create=true} the JDK's zip provider, asked first,
+ * would happily create a zip file: creating goes through here (or a {@code lime:file:...} URI).
+ */
+public final class ContainerFileSystems {
+    private ContainerFileSystems() {}
+
+    /** The installed containerfs providers, one per format. */
+    public static List<ContainerFileSystemProvider> providers() {
+        List<ContainerFileSystemProvider> out = new ArrayList<>();
+        for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
+            if (p instanceof ContainerFileSystemProvider c) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** The provider of one format ({@code lime}, {@code gsd}, ...). */
+    public static ContainerFileSystemProvider provider(String format) {
+        for (ContainerFileSystemProvider p : providers()) {
+            if (p.getScheme().equalsIgnoreCase(format)) {
+                return p;
+            }
+        }
+        throw new ProviderNotFoundException("no containerfs provider for format " + format);
+    }
+
+    /** Opens an existing container read-only, detecting its format by magic bytes. */
+    public static FileSystem open(Path container) throws IOException {
+        return open(container, Map.of());
+    }
+
+    /** Opens an existing container, detecting its format by magic bytes (env as for newFileSystem). */
+    public static FileSystem open(Path container, Map<String, ?> env) throws IOException {
+        for (ContainerFileSystemProvider p : providers()) {
+            try {
+                return p.newFileSystem(container, env);
+            } catch (UnsupportedOperationException notThisFormat) {
+                // try the next format
+            }
+        }
+        throw new ProviderNotFoundException(container + " is not a container of any installed format");
+    }
+
+    /** Creates a new container of {@code format} (or opens an existing one) for appending. */
+    public static FileSystem create(Path container, String format, Map<String, ?> env) throws IOException {
+        Map<String, Object> all = new HashMap<>(env);
+        all.put("create", true);
+        all.put("format", format);
+        return provider(format).newFileSystem(container, all);
+    }
+
+    /** Creates a new container of {@code format} for appending. */
+    public static FileSystem create(Path container, String format) throws IOException {
+        return create(container, format, Map.of());
+    }
+}

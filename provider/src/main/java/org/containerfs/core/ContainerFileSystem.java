@@ -314,7 +314,7 @@ public final class ContainerFileSystem extends FileSystem {
             return false;
         }
         long size = channel.size();
-        if (size == knownSize) {
+        if (size == knownSize && !container.refreshPending()) {
             return false;
         }
         return write(() -> {

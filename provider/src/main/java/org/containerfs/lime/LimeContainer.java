@@ -68,6 +68,11 @@ final class LimeContainer implements Container {
     }
 
     @Override
+    public boolean refreshPending() {
+        return index.damage() != null && index.tailIsUncommitted();
+    }
+
+    @Override
     public ContainerWriter openWriter() throws IOException {
         return new LimeWriter(this);
     }

@@ -110,6 +110,13 @@ final class LimeIndex {
         damage = null;
         tailBytes = 0;
         tailIsUncommitted = false;
+        if (records > 0) {
+            // A writer clears the previous record's ME once a record joins its message: read it again.
+            ByteBuffer flag = ByteBuffer.allocate(1);
+            if (channel.readUpTo(flag, headerOffsets[records - 1] + LimeHeader.FLAGS_OFFSET) == 1) {
+                flags[records - 1] = flag.get(0);
+            }
+        }
         ByteBuffer window = ByteBuffer.allocate(WIDE_WINDOW);
         long windowStart = -1;
         int windowLength = 0;

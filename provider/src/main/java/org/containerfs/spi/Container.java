@@ -25,6 +25,15 @@ public interface Container extends Closeable {
     }
 
     /**
+     * Whether the last scan stopped at an uncommitted tail (a writer busy with a unit). Committing
+     * may not change the file size (a header written in place), so the core then calls
+     * {@link #refresh()} even when the size is unchanged.
+     */
+    default boolean refreshPending() {
+        return false;
+    }
+
+    /**
      * The format's append logic, called once when the file system is opened writable. Formats that
      * cannot append throw {@link ReadOnlyFileSystemException} or an {@link java.nio.file.AccessDeniedException}
      * saying why.

@@ -1,0 +1,12 @@
+package org.containerfs.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.util.Map;
+
+/** Runs the committed inputs as a normal test; scripts/fuzz runs it as a fuzzer (JAZZER_FUZZ=1). */
+class LimeFuzzTest {
+    @FuzzTest(maxDuration = "60s")
+    void openWalkAndReadEverything(byte[] data) {
+        ContainerFuzzing.openWalkAndRead("lime", "fuzz.lime", data, Map.of());
+    }
+}

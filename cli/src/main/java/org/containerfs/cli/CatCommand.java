@@ -1,7 +1,6 @@
 package org.containerfs.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -42,9 +41,9 @@ final class CatCommand implements Callable<Integer> {
                     if (Files.isDirectory(p)) {
                         throw new CliException(p + ": is a directory");
                     }
-                    try (InputStream in = Files.newInputStream(p)) {
-                        in.transferTo(out);
-                    }
+                    Streams.copy(p, out);
+                } catch (Streams.OutputClosedException e) {
+                    return 141; // as a shell reports a command ended by SIGPIPE, and as quietly
                 } catch (IOException | RuntimeException e) {
                     out.flush();
                     top.err().println("containerfs cat: " + Errors.describe(e));

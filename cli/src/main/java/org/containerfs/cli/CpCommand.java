@@ -1,8 +1,8 @@
 package org.containerfs.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
@@ -108,7 +108,8 @@ final class CpCommand implements Callable<Integer> {
     /** Copies one file; a failure is reported and counted, and the copy goes on with the next file. */
     private void copyFile(ExtractionGuard guard, Path source, List<String> names) {
         Path target = null;
-        try (InputStream in = Files.newInputStream(source)) {
+        // the source is opened first: a record that cannot be opened leaves an old copy at the target alone
+        try (SeekableByteChannel in = Files.newByteChannel(source)) {
             target = guard.target(names);
             if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
                 throw new FileSystemException(target.toString(), null, "a directory is in the way");
@@ -117,7 +118,7 @@ final class CpCommand implements Callable<Integer> {
             OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
             try (out) {
-                in.transferTo(out);
+                Streams.copy(in, out);
             } catch (IOException | RuntimeException e) {
                 // never leave a short file that looks like the whole record
                 Files.deleteIfExists(target);

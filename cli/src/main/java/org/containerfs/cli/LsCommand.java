@@ -73,7 +73,7 @@ final class LsCommand implements Callable<Integer> {
     }
 
     private void print(PrintStream out, Path p, BasicFileAttributes a, String shown) throws IOException {
-        String name = a.isDirectory() ? shown + "/" : shown;
+        String name = Errors.safe(a.isDirectory() ? shown + "/" : shown);
         if (!longFormat) {
             out.println(name);
             return;

@@ -7,6 +7,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
@@ -46,11 +47,13 @@ final class VerifyCommand implements Callable<Integer> {
     private long failures;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         PrintStream out = top.out();
         FileSystem fs;
         try {
             fs = options.open(container);
+        } catch (CliException | NoSuchFileException notAContainer) {
+            throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
         } catch (IOException | RuntimeException e) {
             out.println("FAIL " + Errors.safe(container.toString()) + ": " + Errors.describe(e));
             out.println(container + ": cannot be opened: DAMAGED");

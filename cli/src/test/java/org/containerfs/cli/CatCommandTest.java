@@ -3,6 +3,10 @@ package org.containerfs.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,5 +74,23 @@ class CatCommandTest {
 
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.stderr()).isEqualTo("containerfs cat: /msg01: is a directory\n");
+    }
+
+    @Test
+    void aClosedOutputStopsCatQuietlyWithTheSigpipeStatus() {
+        // like `containerfs cat big.lime /msg01/rec02.big-binary | head -c 10`: the reader goes away early
+        OutputStream closedPipe = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("Broken pipe");
+            }
+        };
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = Containerfs.run(new String[] {"cat", Corpus.lime("s13_large_record.lime").toString(),
+                "/msg01/rec02.big-binary"}, new PrintStream(closedPipe), new PrintStream(err));
+
+        assertThat(status).isEqualTo(141);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 }

@@ -97,4 +97,13 @@ class VerifyCommandTest {
         assertThat(r.lines()).hasSize(2);
         assertThat(r.lines()[0]).contains("byte 296");
     }
+
+    @Test
+    void aMissingFileIsAnErrorNotDamage() {
+        Cli.Result r = Cli.run("verify", tmp.resolve("absent.lime"));
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).isEqualTo("containerfs verify: " + tmp.resolve("absent.lime") + ": no such container file\n");
+    }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,5 +70,19 @@ class LauncherTest {
 
         assertThat(r.status()).as(r.stderr()).isZero();
         assertThat(r.stdout()).isEqualTo("gauge.lime: 2 directories, 8 files, 10422 bytes read, 0 failures: OK\n");
+    }
+
+    @Test
+    void theRunnableJarRegistersEveryFormatProviderOfTheRepository() throws IOException {
+        String service = "META-INF/services/java.nio.file.spi.FileSystemProvider";
+        List<String> registered = Files.readAllLines(ROOT.resolve(service)).stream()
+                .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+
+        try (JarFile jar = new JarFile(ROOT.resolve("cli/target/containerfs.jar").toFile())) {
+            String merged = new String(jar.getInputStream(jar.getEntry(service)).readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(merged.lines().map(String::trim)).containsAll(registered);
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo(Containerfs.class.getName());
+        }
+        assertThat(registered).isNotEmpty();
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -55,7 +56,7 @@ final class CpCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         try (FileSystem fs = options.open(container)) {
             Path source = ContainerOptions.entry(fs, path);
-            boolean directory = Files.readAttributes(source, java.nio.file.attribute.BasicFileAttributes.class).isDirectory();
+            boolean directory = Files.readAttributes(source, BasicFileAttributes.class).isDirectory();
             if (directory && !recursive) {
                 throw new CliException(source + ": is a directory (use cp -r)");
             }

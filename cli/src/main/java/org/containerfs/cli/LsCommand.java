@@ -7,7 +7,9 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,9 +80,9 @@ final class LsCommand implements Callable<Integer> {
             out.println(name);
             return;
         }
-        var attributes = ContainerOptions.formatAttributes(p);
+        Map<String, Object> attributes = ContainerOptions.formatAttributes(p);
         if (attributeNames != null) {
-            var chosen = new java.util.LinkedHashMap<String, Object>();
+            Map<String, Object> chosen = new LinkedHashMap<>();
             for (String k : attributeNames) {
                 if (attributes.containsKey(k)) {
                     chosen.put(k, attributes.get(k));

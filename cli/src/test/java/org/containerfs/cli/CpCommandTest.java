@@ -3,10 +3,17 @@ package org.containerfs.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.containerfs.spi.Names;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,5 +167,31 @@ class CpCommandTest {
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.stderr()).contains("the destination is not a directory");
         assertThat(Files.readString(file)).isEqualTo("x");
+    }
+
+    @Test
+    void recordTypesThatLookLikePathsAreExtractedUnderTheirEncodedNames() throws IOException {
+        // LIME types are raw bytes: written here through the provider, they must all land inside the destination
+        Path container = tmp.resolve("hostile.lime");
+        List<String> types = List.of("..", "../../../escaped", "/etc/passwd", "a\\..\\b", "%2E%2E", "x\ny");
+        try (FileSystem fs = FileSystems.newFileSystem(URI.create("lime:" + container.toUri()), Map.of("create", true))) {
+            Files.createDirectory(fs.getPath("/msg01"));
+            for (int i = 0; i < types.size(); i++) {
+                String name = Names.prefixed(String.format("rec%02d", i + 1), types.get(i).getBytes(StandardCharsets.UTF_8));
+                Files.writeString(fs.getPath("/msg01", name), "payload " + i, StandardOpenOption.CREATE_NEW);
+            }
+        }
+        Path dest = tmp.resolve("dest");
+
+        Cli.Result r = Cli.run("cp", "-r", container, "/", dest);
+
+        assertThat(r.status()).as(r.stderr()).isZero();
+        try (Stream<Path> all = Files.walk(tmp)) {
+            assertThat(all.filter(Files::isRegularFile).filter(p -> !p.equals(container)).map(p -> dest.relativize(p).toString()))
+                    .containsExactlyInAnyOrder("msg01/rec01...", "msg01/rec02...%2F..%2F..%2Fescaped",
+                            "msg01/rec03.%2Fetc%2Fpasswd", "msg01/rec04.a%5C..%5Cb", "msg01/rec05.%252E%252E",
+                            "msg01/rec06.x%0Ay");
+        }
+        assertThat(Files.readString(dest.resolve("msg01/rec02...%2F..%2F..%2Fescaped"))).isEqualTo("payload 1");
     }
 }

@@ -1,0 +1,176 @@
+package org.containerfs.sion;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.containerfs.spi.ConcatenatedContent;
+import org.containerfs.spi.Content;
+import org.containerfs.spi.ContainerFormatException;
+
+/**
+ * The records of one key-value (INLINE) task stream: {@code key(uint64) len(uint64) bytes[len]}, in
+ * the writer's order. The record headers are the index; they are read (16 bytes each, skipping the
+ * values) the first time a task's directory is used. SIONlib swaps key and len with the metadata
+ * byte order ({@code _lsion_scan_forward_to_key}), so they are decoded in that order.
+ */
+final class SionKeyIndex {
+    static final int HEADER = 16;
+
+    private final Content stream;
+    /** Distinct keys in order of first appearance. */
+    private final long[] keys;
+    /** For each distinct key, the indices of its records. */
+    private final int[][] recordsOfKey;
+    private final long[] recordData;
+    private final long[] recordLength;
+    private final Map<Long, Integer> keyPosition;
+
+    private SionKeyIndex(Content stream, long[] keys, int[][] recordsOfKey, long[] recordData, long[] recordLength) {
+        this.stream = stream;
+        this.keys = keys;
+        this.recordsOfKey = recordsOfKey;
+        this.recordData = recordData;
+        this.recordLength = recordLength;
+        this.keyPosition = new LinkedHashMap<>();
+        for (int i = 0; i < keys.length; i++) {
+            keyPosition.put(keys[i], i);
+        }
+    }
+
+    static SionKeyIndex scan(Content stream, ByteOrder order, String file, String label) throws IOException {
+        long size = stream.size();
+        long[] recKey = new long[16];
+        long[] recData = new long[16];
+        long[] recLen = new long[16];
+        int count = 0;
+        ByteBuffer header = ByteBuffer.allocate(HEADER).order(order);
+        long pos = 0;
+        while (pos < size) {
+            if (size - pos < HEADER) {
+                throw new ContainerFormatException(file, pos, label + ": a 16-byte key-value record header at stream "
+                        + "position " + pos + ", but only " + (size - pos) + " bytes are left in the stream");
+            }
+            header.clear();
+            while (header.hasRemaining()) {
+                int n = stream.read(header, pos + header.position());
+                if (n < 0) {
+                    throw new ContainerFormatException(file, pos, label + ": a record header, stream ended");
+                }
+            }
+            long key = header.getLong(0);
+            long len = header.getLong(8);
+            long left = size - pos - HEADER;
+            if (len < 0 || len > left) {
+                throw new ContainerFormatException(file, pos, label + ": a key-value record of at most " + left
+                        + " bytes at stream position " + pos + " (key " + Long.toUnsignedString(key)
+                        + "), found length " + Long.toUnsignedString(len));
+            }
+            if (count == recKey.length) {
+                int grown = count * 2;
+                recKey = Arrays.copyOf(recKey, grown);
+                recData = Arrays.copyOf(recData, grown);
+                recLen = Arrays.copyOf(recLen, grown);
+            }
+            recKey[count] = key;
+            recData[count] = pos + HEADER;
+            recLen[count] = len;
+            count++;
+            pos += HEADER + len;
+        }
+        Map<Long, List<Integer>> byKey = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            byKey.computeIfAbsent(recKey[i], k -> new ArrayList<>()).add(i);
+        }
+        long[] keys = new long[byKey.size()];
+        int[][] records = new int[byKey.size()][];
+        int k = 0;
+        for (Map.Entry<Long, List<Integer>> e : byKey.entrySet()) {
+            keys[k] = e.getKey();
+            records[k] = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            k++;
+        }
+        return new SionKeyIndex(stream, keys, records, Arrays.copyOf(recData, count), Arrays.copyOf(recLen, count));
+    }
+
+    int keyCount() {
+        return keys.length;
+    }
+
+    long key(int i) {
+        return keys[i];
+    }
+
+    /** Position of {@code key} among the distinct keys, or -1. */
+    int find(long key) {
+        Integer p = keyPosition.get(key);
+        return p == null ? -1 : p;
+    }
+
+    static String fileName(long key) {
+        return "key-" + Long.toUnsignedString(key);
+    }
+
+    long size(int i) {
+        long sum = 0;
+        for (int r : recordsOfKey[i]) {
+            sum += recordLength[r];
+        }
+        return sum;
+    }
+
+    long[] recordOffsets(int i) {
+        return Arrays.stream(recordsOfKey[i]).mapToLong(r -> recordData[r]).toArray();
+    }
+
+    long[] recordSizes(int i) {
+        return Arrays.stream(recordsOfKey[i]).mapToLong(r -> recordLength[r]).toArray();
+    }
+
+    /** The values of key {@code i} concatenated, as views of the task stream (no copy). */
+    Content content(int i) {
+        List<Content> parts = new ArrayList<>();
+        for (int r : recordsOfKey[i]) {
+            if (recordLength[r] > 0) {
+                parts.add(new Slice(stream, recordData[r], recordLength[r]));
+            }
+        }
+        return parts.size() == 1 ? parts.get(0) : new ConcatenatedContent(parts);
+    }
+
+    /** A window of a task stream. */
+    private static final class Slice implements Content {
+        private final Content stream;
+        private final long start;
+        private final long length;
+
+        Slice(Content stream, long start, long length) {
+            this.stream = stream;
+            this.start = start;
+            this.length = length;
+        }
+
+        @Override
+        public long size() {
+            return length;
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            if (position >= length) {
+                return -1;
+            }
+            int oldLimit = dst.limit();
+            dst.limit(dst.position() + (int) Math.min(dst.remaining(), length - position));
+            try {
+                return stream.read(dst, start + position);
+            } finally {
+                dst.limit(oldLimit);
+            }
+        }
+    }
+}

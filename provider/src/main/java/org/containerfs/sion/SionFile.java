@@ -185,8 +185,8 @@ final class SionFile {
         if (head.remaining() < 4 || !startsWithMagic(head)) {
             throw new ContainerFormatException(name, 0, "the magic \"sion\"");
         }
-        if (head.remaining() < 36) {
-            throw new TruncatedDataException(name, size, "a SION header of at least 36 bytes, but the file has "
+        if (head.remaining() < 32) {
+            throw new TruncatedDataException(name, size, "a SION header of at least 32 bytes, but the file has "
                     + size + " bytes");
         }
         int e0 = head.get(4) & 0xFF;
@@ -231,8 +231,10 @@ final class SionFile {
             b.flag2 = head.getLong(44);
             prefixAt = 52;
         } else {
+            // Before ffv 3 there is no filenumber, flag1 or flag2: the prefix follows nfiles
+            // (_lsion_read_header_fix_part reads those three fields only when ffv >= 3).
             b.fileNumber = -1;
-            prefixAt = 36;
+            prefixAt = 32;
         }
         int mode = b.ffv >= 5 ? (int) (b.flag1 >>> 32) : 0;
         b.keyValueMode = mode == 0 ? KEYVAL_NONE : mode;
@@ -335,7 +337,7 @@ final class SionFile {
         }
         if (meta2 > size - b.startOfVarheader) {
             throw new TruncatedDataException(name, b.startOfVarheader, "META2 of " + meta2 + " bytes (" + n
-                    + " tasks, " + maxChunks + " blocks), but the file ends at byte " + size);
+                    + " tasks, maxusedchunks " + maxChunks + "), but the file ends at byte " + size);
         }
         // start_of_data is not stored: derive it, and require it to lie behind META1 (a library built
         // with WFLARGEMETABLOCK puts it further back than the formula says).

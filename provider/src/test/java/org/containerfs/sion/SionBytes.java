@@ -46,7 +46,7 @@ final class SionBytes {
     }
 
     int headerSize() {
-        return ffv >= 3 ? 52 : 36;
+        return ffv >= 3 ? 52 : 32;
     }
 
     long capacity(int t) {

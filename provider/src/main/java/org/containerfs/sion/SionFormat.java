@@ -45,4 +45,10 @@ public final class SionFormat implements ContainerFormat {
     public Container create(ContainerSource source) throws IOException {
         return SionNewContainer.create(source);
     }
+
+    /** New files are assembled beside the target and renamed onto it on close: stage in a sibling. */
+    @Override
+    public String creationStagingName(String targetFileName) {
+        return SionNewContainer.stagingName(targetFileName);
+    }
 }

@@ -10,6 +10,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -35,15 +36,16 @@ import org.containerfs.spi.Node;
  * A new SION file being written (create-only). SION cannot grow in place: META1 holds per-task
  * arrays in front of the data and META2 sits behind it at an offset that depends on every task's
  * size. So the tasks the user writes ({@code /taskNNNNNN}, in order, one at a time) stream into one
- * staging file next to the target ({@code .<name>.sion-staging}); when the file system closes, META1,
- * one chunk per task (capacity = length rounded up to the block size), META2 and the mapping size are
- * written to {@code .<name>.sion-commit} and renamed over the target in one atomic step. That is
- * the layout {@code siondefrag} writes.
+ * staging file next to the target ({@code .<name>.sion-staging}, created and locked by the core, see
+ * {@link SionFormat#creationStagingName}); when the file system closes, META1, one chunk per task
+ * (capacity = length rounded up to the block size), META2 and the mapping size are written to
+ * {@code .<name>.sion-commit} and renamed onto the target in one atomic step. That is the layout
+ * {@code siondefrag} writes.
  *
- * <p>Crash behaviour: nothing is committed before close. A writer killed earlier leaves the empty
- * placeholder the core created at the target (plus the staging file, removed by the next create on
- * that path); a writer killed during the rename leaves either the placeholder or the complete file.
- * No existing byte of a readable SION file is ever changed.
+ * <p>Crash behaviour: nothing is committed before close, and the target does not exist until the
+ * rename. A writer killed earlier leaves no target, only the staging file (emptied by the next create
+ * on that path); a writer killed at the rename leaves no target or the complete file. No byte of an
+ * existing SION file is ever changed.
  */
 final class SionNewContainer implements Container {
     static final int WRITER_VERSION = 1007;
@@ -74,17 +76,40 @@ final class SionNewContainer implements Container {
         this.prefix = prefix;
         this.userDataBigEndian = userDataBigEndian;
         String name = String.valueOf(source.path().getFileName());
-        this.staging = source.sibling("." + name + ".sion-staging");
+        this.staging = source.sibling(stagingName(name));
         this.commitFile = source.sibling("." + name + ".sion-commit");
         this.sync = source.options().getBoolean("sync", true);
-        // The core holds the writer lock on the target: leftovers under these names are a dead writer's.
-        Files.deleteIfExists(staging);
+        this.stagingChannel = source.channel();
+        // The core holds the writer lock on the staging file: what is there is a dead writer's.
+        stagingChannel.truncate(0);
         Files.deleteIfExists(commitFile);
-        this.stagingChannel = ContainerChannel.open(staging,
-                EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE));
+    }
+
+    static String stagingName(String targetName) {
+        return "." + targetName + ".sion-staging";
     }
 
     static SionNewContainer create(ContainerSource source) throws IOException {
+        if (Files.exists(source.path())) {
+            // An empty file is there (the core only creates through our staging sibling).
+            throw new FileAlreadyExistsException(source.name(), null, "SION files are created on a path that "
+                    + "does not exist and appear there atomically when the file system closes; remove the empty "
+                    + "file first");
+        }
+        try {
+            return configure(source);
+        } catch (IOException | RuntimeException e) {
+            // Nothing staged yet: leave no staging file behind for a refused create.
+            try {
+                Files.deleteIfExists(source.sibling(stagingName(String.valueOf(source.path().getFileName()))));
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static SionNewContainer configure(ContainerSource source) throws IOException {
         FormatOptions o = source.options();
         long blockSize;
         if (o.has("blockSize")) {
@@ -395,15 +420,10 @@ final class SionNewContainer implements Container {
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            try {
-                stagingChannel.close();
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
             throw new IOException(source.name() + ": the SION file could not be assembled; the staged task data "
                     + "stays in " + staging, e);
         }
-        stagingChannel.close();
+        // The core closes the staging channel after this; unlinking an open file is fine.
         Files.deleteIfExists(staging);
     }
 

@@ -153,8 +153,8 @@ class SionWriterTest {
                 out.flush();
                 assertThat(Files.size(dir.resolve(".staged.sion.sion-staging"))).isEqualTo(300_000);
             }
-            // nothing is committed before close: the target is the core's empty placeholder
-            assertThat(Files.size(target)).isZero();
+            // nothing is committed before close: the target appears only then
+            assertThat(Files.exists(target)).isFalse();
         }
         assertThat(siblings(dir)).containsExactly("staged.sion");
         assertThat(Files.size(target)).isEqualTo(1536 + 300_032 + 16 + 4);
@@ -198,10 +198,35 @@ class SionWriterTest {
     }
 
     @Test
-    void badBlockSizeIsRefusedBeforeAnythingIsWritten() {
+    void badBlockSizeIsRefusedAndLeavesNothingBehind() throws IOException {
         Path target = dir.resolve("bad.sion");
         assertThatThrownBy(() -> sion().newFileSystem(target, Map.of("create", "true", "blockSize", 0)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blockSize");
+        assertThat(siblings(dir)).isEmpty();
+    }
+
+    @Test
+    void anExistingEmptyFileIsNotOverwritten() throws IOException {
+        Path target = dir.resolve("empty.sion");
+        Files.write(target, new byte[0]);
+        assertThatThrownBy(() -> sion().newFileSystem(target, Map.of("create", "true", "blockSize", 512)))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class)
+                .hasMessageContaining("does not exist");
+        assertThat(siblings(dir)).containsExactly("empty.sion");
+    }
+
+    @Test
+    void aSecondWriterOfTheSameNewFileIsRefusedWhileTheFirstIsOpen() throws IOException {
+        Path target = dir.resolve("twice.sion");
+        try (FileSystem first = sion().newFileSystem(target, Map.of("create", "true", "blockSize", 512))) {
+            Files.write(first.getPath("/task000000"), new byte[] {1});
+            assertThatThrownBy(() -> sion().newFileSystem(dir.resolve("./twice.sion"),
+                    Map.of("create", "true", "blockSize", 512)))
+                    .isInstanceOf(java.nio.file.FileSystemException.class);
+        }
+        try (FileSystem fs = sion().newFileSystem(target, Map.of())) {
+            assertThat(Files.readAllBytes(fs.getPath("/task000000"))).containsExactly(1);
+        }
     }
 
     @Test
@@ -217,10 +242,11 @@ class SionWriterTest {
     @Test
     void leftoversOfAKilledWriterAreReplacedByTheNextCreate() throws IOException {
         Path target = dir.resolve("again.sion");
-        Files.write(target, new byte[0]); // the placeholder a killed writer leaves
+        // what a writer killed before (or during) its commit leaves: no target, staging and commit files
         Files.write(dir.resolve(".again.sion.sion-staging"), new byte[1234]);
+        Files.write(dir.resolve(".again.sion.sion-commit"), new byte[99]);
         assertThatThrownBy(() -> sion().newFileSystem(target, Map.of()))
-                .hasMessageContaining("empty placeholder");
+                .isInstanceOf(java.nio.file.NoSuchFileException.class);
         writeTasks(target, Map.of("create", "true", "blockSize", 16), List.of(new byte[] {5}));
         assertThat(siblings(dir)).containsExactly("again.sion");
         try (FileSystem fs = sion().newFileSystem(target, Map.of())) {

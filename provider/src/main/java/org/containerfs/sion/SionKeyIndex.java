@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,12 @@ import org.containerfs.spi.ContainerFormatException;
  */
 final class SionKeyIndex {
     static final int HEADER = 16;
+    /**
+     * Bounds on what one task's index may hold: a stream of tiny records (or of zeros: key 0, length
+     * 0, again and again) must not exhaust the heap. Empty records only register their key.
+     */
+    static final int MAX_RECORDS = 1 << 22;
+    static final int MAX_KEYS = 1 << 20;
 
     private final Content stream;
     /** Distinct keys in order of first appearance. */
@@ -36,7 +43,7 @@ final class SionKeyIndex {
         this.recordsOfKey = recordsOfKey;
         this.recordData = recordData;
         this.recordLength = recordLength;
-        this.keyPosition = new LinkedHashMap<>();
+        this.keyPosition = new HashMap<>(keys.length * 2);
         for (int i = 0; i < keys.length; i++) {
             keyPosition.put(keys[i], i);
         }
@@ -48,6 +55,7 @@ final class SionKeyIndex {
         long[] recData = new long[16];
         long[] recLen = new long[16];
         int count = 0;
+        Map<Long, Integer> keyPosition = new LinkedHashMap<>();
         ByteBuffer header = ByteBuffer.allocate(HEADER).order(order);
         long pos = 0;
         while (pos < size) {
@@ -70,29 +78,52 @@ final class SionKeyIndex {
                         + " bytes at stream position " + pos + " (key " + Long.toUnsignedString(key)
                         + "), found length " + Long.toUnsignedString(len));
             }
-            if (count == recKey.length) {
-                int grown = count * 2;
-                recKey = Arrays.copyOf(recKey, grown);
-                recData = Arrays.copyOf(recData, grown);
-                recLen = Arrays.copyOf(recLen, grown);
+            if (!keyPosition.containsKey(key)) {
+                if (keyPosition.size() == MAX_KEYS) {
+                    throw new ContainerFormatException(file, pos, label + ": at most " + MAX_KEYS + " distinct keys "
+                            + "per task; the raw stream stays readable as " + label + "/stream");
+                }
+                keyPosition.put(key, keyPosition.size());
             }
-            recKey[count] = key;
-            recData[count] = pos + HEADER;
-            recLen[count] = len;
-            count++;
+            if (len > 0) {
+                if (count == MAX_RECORDS) {
+                    throw new ContainerFormatException(file, pos, label + ": at most " + MAX_RECORDS
+                            + " non-empty key-value records per task; the raw stream stays readable as "
+                            + label + "/stream");
+                }
+                if (count == recKey.length) {
+                    int grown = count * 2;
+                    recKey = Arrays.copyOf(recKey, grown);
+                    recData = Arrays.copyOf(recData, grown);
+                    recLen = Arrays.copyOf(recLen, grown);
+                }
+                recKey[count] = key;
+                recData[count] = pos + HEADER;
+                recLen[count] = len;
+                count++;
+            }
             pos += HEADER + len;
         }
-        Map<Long, List<Integer>> byKey = new LinkedHashMap<>();
-        for (int i = 0; i < count; i++) {
-            byKey.computeIfAbsent(recKey[i], k -> new ArrayList<>()).add(i);
+        // Group the records by key without boxing: count, then fill.
+        int keyCount = keyPosition.size();
+        long[] keys = new long[keyCount];
+        for (Map.Entry<Long, Integer> e : keyPosition.entrySet()) {
+            keys[e.getValue()] = e.getKey();
         }
-        long[] keys = new long[byKey.size()];
-        int[][] records = new int[byKey.size()][];
-        int k = 0;
-        for (Map.Entry<Long, List<Integer>> e : byKey.entrySet()) {
-            keys[k] = e.getKey();
-            records[k] = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-            k++;
+        int[] keyOfRecord = new int[count];
+        int[] perKey = new int[keyCount];
+        for (int i = 0; i < count; i++) {
+            keyOfRecord[i] = keyPosition.get(recKey[i]);
+            perKey[keyOfRecord[i]]++;
+        }
+        int[][] records = new int[keyCount][];
+        for (int k = 0; k < keyCount; k++) {
+            records[k] = new int[perKey[k]];
+            perKey[k] = 0;
+        }
+        for (int i = 0; i < count; i++) {
+            int k = keyOfRecord[i];
+            records[k][perKey[k]++] = i;
         }
         return new SionKeyIndex(stream, keys, records, Arrays.copyOf(recData, count), Arrays.copyOf(recLen, count));
     }

@@ -159,6 +159,19 @@ class SionVariantsTest {
         }
     }
 
+    @Test
+    @Timeout(20)
+    void zeroFilledKeyValueStreamIsOneEmptyKeyNotMillionsOfRecords() throws IOException {
+        SionBytes s = SionBytes.of(new byte[][][] {{new byte[16 * 200_000]}});
+        s.flag1 = 51L << 32;
+        Path p = write("kvzero.sion", s.build());
+        try (FileSystem fs = FileSystems.newFileSystem(p, Map.of())) {
+            assertThat(list(fs.getPath("/task000000"))).containsExactly("stream", "key-0");
+            assertThat(Files.size(fs.getPath("/task000000/key-0"))).isZero();
+            assertThat(Files.getAttribute(fs.getPath("/task000000/key-0"), "sion:records")).isEqualTo(0);
+        }
+    }
+
     /** A set of two files: the first holds the mapping, the tree is in mapping order. */
     private Path writeSet(boolean withMember) throws IOException {
         byte[] t0 = SionBytes.filled(10, 1);

@@ -23,8 +23,17 @@ import org.containerfs.spi.Node;
  * Nodes are flyweights over {@link SionFile}'s arrays; a task's file is the concatenation of the used
  * bytes of its chunks, read in place.
  *
- * <p>env: {@code chunks=true} shows {@code /taskNNNNNN/chunkNNNNNN}; {@code recover=true} opens a
- * file whose META2 is missing.
+ * <ul>
+ *   <li>Task numbers are the logical index ({@code sioncat -t}, {@code sionsplit}); in a set, the order
+ *       of file 0's mapping. A member opened alone (mapping_size 0) shows its own tasks.</li>
+ *   <li>Key-value files in INLINE mode: each task is a directory of {@code stream} and
+ *       {@code key-<unsigned decimal key>} files. Other key-value modes (META, HASH), which SIONlib's
+ *       tools do not split by key either, show the plain streams.</li>
+ *   <li>env {@code chunks=true}: {@code /taskNNNNNN/chunkNNNNNN} for every file, key-value or not.</li>
+ *   <li>env {@code recover=true}: a file whose META2 is missing opens with chunk positions from META1
+ *       and capacity-sized chunks clipped to the end of file, marked {@code recovered}. If the first file
+ *       of a set lost its META2, its mapping is lost with it and only its own tasks are shown.</li>
+ * </ul>
  */
 final class SionContainer implements Container {
     static final String TASK_PREFIX = "task";
@@ -508,7 +517,7 @@ final class SionContainer implements Container {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("task", g);
             a.put("key", Long.toUnsignedString(index.key(i)));
-            a.put("records", index.recordSizes(i).length);
+            a.put("records", index.recordSizes(i).length); // non-empty records; empty ones add no bytes
             a.put("recordOffsets", index.recordOffsets(i));
             a.put("recordSizes", index.recordSizes(i));
             a.put("globalRank", fileOf(g).globalRanks[localOf(g)]);

@@ -56,22 +56,30 @@ final class SionKeyIndex {
         long[] recLen = new long[16];
         int count = 0;
         Map<Long, Integer> keyPosition = new LinkedHashMap<>();
-        ByteBuffer header = ByteBuffer.allocate(HEADER).order(order);
+        // Headers are read through a window, so a stream of small records costs few reads.
+        ByteBuffer window = ByteBuffer.allocate((int) Math.min(1 << 16, Math.max(HEADER, size))).order(order);
+        long windowStart = 0;
+        int windowLength = 0;
         long pos = 0;
         while (pos < size) {
             if (size - pos < HEADER) {
                 throw new ContainerFormatException(file, pos, label + ": a 16-byte key-value record header at stream "
                         + "position " + pos + ", but only " + (size - pos) + " bytes are left in the stream");
             }
-            header.clear();
-            while (header.hasRemaining()) {
-                int n = stream.read(header, pos + header.position());
-                if (n < 0) {
-                    throw new ContainerFormatException(file, pos, label + ": a record header, stream ended");
+            if (pos < windowStart || pos + HEADER > windowStart + windowLength) {
+                window.clear().limit((int) Math.min(window.capacity(), size - pos));
+                while (window.hasRemaining()) {
+                    int n = stream.read(window, pos + window.position());
+                    if (n < 0) {
+                        throw new ContainerFormatException(file, pos, label + ": a record header, stream ended");
+                    }
                 }
+                windowStart = pos;
+                windowLength = window.position();
             }
-            long key = header.getLong(0);
-            long len = header.getLong(8);
+            int at = (int) (pos - windowStart);
+            long key = window.getLong(at);
+            long len = window.getLong(at + 8);
             long left = size - pos - HEADER;
             if (len < 0 || len > left) {
                 throw new ContainerFormatException(file, pos, label + ": a key-value record of at most " + left

@@ -262,7 +262,8 @@ final class SionFile {
         b.startOfVarheader = m13.getLong(4);
         long m13At = varStart + 16L * n;
 
-        b.capacity = new long[n];
+        // From ffv 4 the stored sizes are the capacities: share the array.
+        b.capacity = b.ffv <= 3 ? new long[n] : b.storedChunkSizes;
         b.capStart = new long[n];
         long skip = 0;
         for (int t = 0; t < n; t++) {
@@ -275,7 +276,9 @@ final class SionFile {
             try {
                 // ffv <= 3 stores the requested size; the library aligns it when reading.
                 cap = b.ffv <= 3 ? roundUp(stored, b.blockSize) : stored;
-                b.capacity[t] = cap;
+                if (b.ffv <= 3) {
+                    b.capacity[t] = cap;
+                }
                 b.capStart[t] = skip;
                 skip = Math.addExact(skip, cap);
             } catch (ArithmeticException e) {

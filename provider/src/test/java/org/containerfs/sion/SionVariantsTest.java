@@ -293,6 +293,24 @@ class SionVariantsTest {
     }
 
     @Test
+    void fileCutShortAfterCloseIsTruncatedUnlessRecoverIsAsked() throws IOException {
+        byte[] a0 = SionBytes.filled(400, 1);
+        byte[] a1 = SionBytes.filled(100, 2);
+        SionBytes s = SionBytes.of(new byte[][][] {{a0, a1}});
+        byte[] whole = s.build();
+        Path p = write("cut.sion", java.util.Arrays.copyOf(whole, (int) s.startOfData + 512 + 60));
+        assertThatThrownBy(() -> FileSystems.newFileSystem(p, Map.of()))
+                .isInstanceOf(TruncatedDataException.class).hasMessageContaining("recover=true");
+        try (FileSystem fs = FileSystems.newFileSystem(p, Map.of("recover", true))) {
+            assertThat((long[]) Files.getAttribute(fs.getPath("/task000000"), "sion:chunkSizes"))
+                    .containsExactly(512L, 60L);
+            byte[] t = Files.readAllBytes(fs.getPath("/task000000"));
+            assertThat(java.util.Arrays.copyOfRange(t, 0, 400)).isEqualTo(a0);
+            assertThat(java.util.Arrays.copyOfRange(t, 512, 572)).isEqualTo(java.util.Arrays.copyOf(a1, 60));
+        }
+    }
+
+    @Test
     void hostileTaskCountIsCheckedAgainstTheFileSizeBeforeAllocating() throws IOException {
         byte[] bytes = SionBytes.of(new byte[][][] {{SionBytes.filled(10, 1)}}).build();
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(24, Integer.MAX_VALUE);
@@ -400,6 +418,22 @@ class SionVariantsTest {
             assertThat(Files.size(fs.getPath("/task000000"))).isEqualTo(10);
             assertThatThrownBy(() -> Files.write(fs.getPath("/task000001"), new byte[1]))
                     .isInstanceOf(java.nio.file.ReadOnlyFileSystemException.class);
+        }
+    }
+
+    @Test
+    void fileInsideAZipIsReadThroughItsSeekableChannel() throws IOException {
+        Path zip = dir.resolve("corpus.zip");
+        try (FileSystem z = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
+            Files.copy(SionCorpusTest.corpus().resolve("multiblock_bs512.sion"), z.getPath("/multiblock_bs512.sion"));
+        }
+        byte[] expected;
+        try (FileSystem fs = FileSystems.newFileSystem(SionCorpusTest.corpus().resolve("multiblock_bs512.sion"), Map.of())) {
+            expected = Files.readAllBytes(fs.getPath("/task000000"));
+        }
+        try (FileSystem z = FileSystems.newFileSystem(zip, Map.of());
+                FileSystem fs = FileSystems.newFileSystem(z.getPath("/multiblock_bs512.sion"), Map.of())) {
+            assertThat(Files.readAllBytes(fs.getPath("/task000000"))).isEqualTo(expected);
         }
     }
 

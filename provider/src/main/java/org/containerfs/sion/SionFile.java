@@ -298,10 +298,13 @@ final class SionFile {
                 if (b.startOfVarheader > size && recover) {
                     meta2Missing = true;
                 } else {
-                    throw new TruncatedDataException(name, m13At + 4, "start_of_varheader between the end of META1 ("
-                            + meta1End + ") and the end of the file (" + size + "), found " + b.startOfVarheader
-                            + (b.startOfVarheader > size ? "; the file was cut short (env recover=true opens "
-                                    + "what is left)" : ""));
+                    String expected = "start_of_varheader between the end of META1 (" + meta1End
+                            + ") and the end of the file (" + size + "), found " + b.startOfVarheader;
+                    if (b.startOfVarheader > size) {
+                        throw new TruncatedDataException(name, m13At + 4, expected
+                                + "; the file was cut short (env recover=true opens what is left)");
+                    }
+                    throw new ContainerFormatException(name, m13At + 4, expected);
                 }
             }
         }

@@ -117,7 +117,8 @@ final class SionNewContainer implements Container {
         } else if (o.has("fsblksize")) {
             blockSize = o.getLong("fsblksize", 0);
         } else {
-            blockSize = defaultBlockSize(source.path());
+            // the staging sibling exists (the core created it) and lives on the target's file store
+            blockSize = defaultBlockSize(source.sibling(stagingName(String.valueOf(source.path().getFileName()))));
         }
         if (blockSize < 1 || blockSize > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("env blockSize (the SION file system block size) must be between 1 and "

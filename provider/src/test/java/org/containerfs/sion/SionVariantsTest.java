@@ -422,6 +422,49 @@ class SionVariantsTest {
     }
 
     @Test
+    @Timeout(30)
+    void concurrentReadersOfOneMultiChunkTaskSeeTheSameBytes() throws Exception {
+        byte[][] blocks = {SionBytes.filled(900, 1), SionBytes.filled(1000, 2), SionBytes.filled(333, 3)};
+        SionBytes s = SionBytes.of(new byte[][][] {blocks, {SionBytes.filled(10, 4)}});
+        s.blockSize = 1000;
+        Path p = write("threads.sion", s.build());
+        byte[] expected = concat(blocks);
+        try (FileSystem fs = FileSystems.newFileSystem(p, Map.of())) {
+            Path task = fs.getPath("/task000000");
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+                for (int w = 0; w < 8; w++) {
+                    int seed = w;
+                    results.add(pool.submit(() -> {
+                        java.util.Random random = new java.util.Random(seed);
+                        try (var ch = Files.newByteChannel(task)) {
+                            for (int i = 0; i < 200; i++) {
+                                int from = random.nextInt(expected.length);
+                                int len = 1 + random.nextInt(expected.length - from);
+                                ByteBuffer buf = ByteBuffer.allocate(len);
+                                ch.position(from);
+                                while (buf.hasRemaining() && ch.read(buf) > 0) {
+                                    // fill
+                                }
+                                if (!java.util.Arrays.equals(buf.array(), 0, len, expected, from, from + len)) {
+                                    return false;
+                                }
+                            }
+                        }
+                        return true;
+                    }));
+                }
+                for (var r : results) {
+                    assertThat(r.get()).isTrue();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     void fileInsideAZipIsReadThroughItsSeekableChannel() throws IOException {
         Path zip = dir.resolve("corpus.zip");
         try (FileSystem z = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {

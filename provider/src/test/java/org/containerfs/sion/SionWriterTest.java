@@ -198,6 +198,23 @@ class SionWriterTest {
     }
 
     @Test
+    void withoutBlockSizeTheFileStoresBlockSizeIsUsedAsSionlibDoes() throws IOException {
+        Path target = dir.resolve("default.sion");
+        writeTasks(target, Map.of("create", "true"), List.of(new byte[] {1, 2}));
+        long expected;
+        try {
+            expected = Files.getFileStore(dir).getBlockSize();
+        } catch (UnsupportedOperationException e) {
+            expected = 4096;
+        }
+        try (FileSystem fs = sion().newFileSystem(target, Map.of())) {
+            assertThat(Files.getAttribute(fs.getPath("/"), "sion:blockSize"))
+                    .isEqualTo((int) (expected > 32L << 20 ? 2L << 20 : expected));
+            assertThat(Files.readAllBytes(fs.getPath("/task000000"))).containsExactly(1, 2);
+        }
+    }
+
+    @Test
     void badBlockSizeIsRefusedAndLeavesNothingBehind() throws IOException {
         Path target = dir.resolve("bad.sion");
         assertThatThrownBy(() -> sion().newFileSystem(target, Map.of("create", "true", "blockSize", 0)))

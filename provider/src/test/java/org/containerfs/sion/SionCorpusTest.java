@@ -194,6 +194,22 @@ class SionCorpusTest {
                 }
                 assertThat(buf.array()).isEqualTo(Arrays.copyOfRange(whole, 390, 810));
             }
+            // transferTo across chunk boundaries, part by part, into a real file
+            Path out = Files.createTempFile("sion-transfer", ".bin");
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(fs.getPath("/task000000"));
+                    java.nio.channels.FileChannel sink = java.nio.channels.FileChannel.open(out,
+                            java.nio.file.StandardOpenOption.WRITE)) {
+                long done = 0;
+                while (done < 1190) {
+                    done += in.transferTo(10 + done, 1190 - done, sink);
+                }
+                assertThat(in.transferTo(1200, 10, sink)).isZero();
+            }
+            try {
+                assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(whole, 10, 1200));
+            } finally {
+                Files.delete(out);
+            }
         }
     }
 }

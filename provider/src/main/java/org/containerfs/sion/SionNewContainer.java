@@ -502,6 +502,7 @@ final class SionNewContainer implements Container {
 
     /** Buffered little-endian sequential output. */
     private static final class Sequential {
+        private static final byte[] ZEROS = new byte[1 << 16];
         private final SeekableByteChannel out;
         private final ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
 
@@ -540,9 +541,7 @@ final class SionNewContainer implements Container {
             while (left > 0) {
                 room(1);
                 int take = (int) Math.min(buf.remaining(), left);
-                for (int i = 0; i < take; i++) {
-                    buf.put((byte) 0);
-                }
+                buf.put(ZEROS, 0, take);
                 left -= take;
             }
         }

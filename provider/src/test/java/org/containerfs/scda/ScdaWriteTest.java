@@ -418,6 +418,27 @@ class ScdaWriteTest {
     }
 
     @Test
+    void readOnlyFileSystemSeesSectionsAnotherWriterCommits() throws Exception {
+        Path file = dir.resolve("live.scda");
+        try (FileSystem w = open(file, Map.of("create", true))) {
+            Files.write(w.getPath("/0000.B.first"), bytes("1"));
+        }
+        try (FileSystem reader = new ScdaFileSystemProvider().newFileSystem(file, Map.of());
+                FileSystem writer = new ScdaFileSystemProvider().newFileSystem(file, Map.of("accessMode", "readWrite"))) {
+            assertThat(names(reader.getPath("/"))).isEqualTo("0000.B.first");
+            try (OutputStream out = Files.newOutputStream(writer.getPath("/0001.B.second"))) {
+                out.write(random(1 << 20, 3));
+                out.flush();
+                // uncommitted: the reader does not show it
+                assertThat(names(reader.getPath("/"))).isEqualTo("0000.B.first");
+                assertThat(Files.getAttribute(reader.getPath("/"), "scda:tornTail")).isEqualTo(true);
+            }
+            assertThat(names(reader.getPath("/"))).isEqualTo("0000.B.first 0001.B.second");
+            assertThat(Files.readAllBytes(reader.getPath("/0001.B.second"))).isEqualTo(random(1 << 20, 3));
+        }
+    }
+
+    @Test
     void truncatedLibscFileIsCutBackToItsLastCompleteSectionBeforeAppending() throws Exception {
         Path file = dir.resolve("trunc.scda");
         Files.copy(ScdaTestSupport.corpus().resolve("trunc_mid_block.scda"), file);

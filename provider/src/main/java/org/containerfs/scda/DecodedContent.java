@@ -84,36 +84,12 @@ final class DecodedContent implements Content {
         }
     }
 
-    /** Decodes the whole item once, checking everything; returns the decoded length. */
-    long verify() throws IOException {
-        ByteBuffer sink = ByteBuffer.allocate(64 * 1024);
-        long pos = 0;
-        while (pos < size) {
-            sink.clear();
-            int n = read(sink, pos);
-            if (n <= 0) {
-                break;
-            }
-            pos += n;
-        }
-        if (size == 0) {
-            synchronized (this) {
-                Cursor c = new Cursor();
-                try {
-                    c.finish();
-                } finally {
-                    c.inflater.end();
-                }
-            }
-        }
-        return pos;
-    }
-
     private final class Cursor {
         final Inflater inflater = new Inflater();
         long produced;
         // text reading
-        private final byte[] raw = new byte[64 * 1024];
+        // buffers sized by the item, so that reading one small element stays cheap
+        private final byte[] raw = new byte[(int) Math.min(64 * 1024, Math.max(textLength, 1))];
         private int rawLen;
         private int rawIdx;
         private long textPos;
@@ -122,11 +98,11 @@ final class DecodedContent implements Content {
         private boolean sawShortLine;
         private boolean sawPadding;
         // decoded stage-1 bytes
-        private final byte[] dec = new byte[48 * 1024 + 64];
+        private final byte[] dec = new byte[(int) Math.min(48 * 1024, textLength) + 64];
         private int decLen;
         private final byte[] prefix = new byte[9];
         private int prefixLen;
-        private final byte[] discard = new byte[16 * 1024];
+        private byte[] discard;
 
         ContainerFormatException error(String rule) {
             return new ContainerFormatException(channel.name(), textOffset + Math.min(textPos, textLength),
@@ -134,6 +110,9 @@ final class DecodedContent implements Content {
         }
 
         void skipTo(long position) throws IOException {
+            if (produced < position && discard == null) {
+                discard = new byte[(int) Math.min(16 * 1024, position - produced)];
+            }
             while (produced < position) {
                 int step = (int) Math.min(discard.length, position - produced);
                 produce(ByteBuffer.wrap(discard, 0, step));

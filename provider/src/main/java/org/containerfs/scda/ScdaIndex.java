@@ -206,7 +206,10 @@ final class ScdaIndex {
                     continue;
                 }
                 if (a.end >= size) {
-                    throw new TruncatedDataException(file, a.end, section(logicals) + ": the second raw section of the "
+                    // Not a torn append of ours (our commit point is the pair's first byte), so this is
+                    // reported as damage that an append does not silently remove: the lone section may be
+                    // another writer's committed raw section (open with decode=false to see it).
+                    throw new ContainerFormatException(file, a.end, section(logicals) + ": the second raw section of the "
                             + "compressed pair announced by " + (char) a.type + " section \""
                             + new String(a.user, StandardCharsets.US_ASCII) + "\", but the file ends at byte " + size);
                 }

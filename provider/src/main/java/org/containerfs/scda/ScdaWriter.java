@@ -102,9 +102,13 @@ final class ScdaWriter implements ContainerWriter {
             if (type != 'A') {
                 throw new AccessDeniedException(name, null, "scda:elementSize applies to A sections only");
             }
-            elementSize = es instanceof Number num ? num.longValue() : Long.parseLong(es.toString().trim());
+            try {
+                elementSize = es instanceof Number num ? num.longValue() : Long.parseLong(es.toString().trim());
+            } catch (NumberFormatException e) {
+                elementSize = -1;
+            }
             if (elementSize < 0) {
-                throw new AccessDeniedException(name, null, "scda:elementSize must not be negative");
+                throw new AccessDeniedException(name, null, "scda:elementSize must be a byte count (0 or more), got " + es);
             }
         }
         if (!encode && type == 'A' && Arrays.equals(user, ScdaSyntax.MAGIC_VARRAY)) {

@@ -317,6 +317,25 @@ class ScdaWriteTest {
     }
 
     @Test
+    void lonePairOpenerAtTheEndIsDamageThatAnAppendDoesNotRemove() throws Exception {
+        Path file = dir.resolve("lone.scda");
+        byte[] bytes = new RawScda("x", "").block("b", bytes("x"))
+                .inline("A compressed scda 00", RawScda.entry('U', "10")).bytes();
+        Files.write(file, bytes);
+        try (FileSystem fs = open(file, Map.of("accessMode", "readWrite"))) {
+            assertThat(names(fs.getPath("/"))).isEqualTo("0000.B.b");
+            assertThat(Files.readAttributes(fs.getPath("/"), "scda:*")).containsEntry("tornTail", false)
+                    .containsEntry("damageOffset", 128L + 96 + 1 + 31 + 96);
+            assertThatThrownBy(() -> Files.write(fs.getPath("/0001.B.c"), bytes("y")))
+                    .isInstanceOf(ContainerFormatException.class).hasMessageContaining("refusing to append");
+        }
+        assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
+        try (FileSystem fs = open(file, Map.of("decode", false, "strict", true))) {
+            assertThat(names(fs.getPath("/"))).isEqualTo("0000.B.b 0001.I.A compressed scda 00");
+        }
+    }
+
+    @Test
     void mimeLineBreaksAreWrittenAndReadInEveryPadding() throws Exception {
         Path file = dir.resolve("mime.scda");
         try (FileSystem fs = open(file, Map.of("create", true, "lineBreak", "mime", "userString", "mime"))) {

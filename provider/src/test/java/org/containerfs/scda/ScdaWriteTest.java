@@ -168,6 +168,48 @@ class ScdaWriteTest {
         }
     }
 
+    @Test
+    void emptyCompressedSectionsRoundTrip() throws Exception {
+        Path file = dir.resolve("empty.scda");
+        try (FileSystem fs = open(file, Map.of("create", true, "encode", true))) {
+            Files.write(fs.getPath("/0000.B.empty block"), new byte[0]);
+            Files.createDirectory(fs.getPath("/0001.A.no elements"), attribute("scda:elementSize", 16));
+            Files.createDirectory(fs.getPath("/0002.V.no elements"));
+            Path v = fs.getPath("/0003.V.empty elements");
+            Files.createDirectory(v);
+            Files.write(v.resolve("000000"), new byte[0]);
+            Files.write(v.resolve("000001"), new byte[0]);
+        }
+        try (FileSystem fs = open(file, Map.of("strict", true))) {
+            assertThat(Files.size(fs.getPath("/0000.B.empty block"))).isZero();
+            assertThat(Files.readAllBytes(fs.getPath("/0000.B.empty block"))).isEmpty();
+            assertThat(Files.getAttribute(fs.getPath("/0001.A.no elements"), "scda:elementSize")).isEqualTo(16L);
+            assertThat(list(fs.getPath("/0001.A.no elements"))).isEmpty();
+            assertThat(list(fs.getPath("/0002.V.no elements"))).isEmpty();
+            assertThat((long[]) Files.getAttribute(fs.getPath("/0003.V.empty elements"), "scda:sizes")).containsExactly(0, 0);
+            assertThat(Files.readAllBytes(fs.getPath("/0003.V.empty elements/000001"))).isEmpty();
+            assertThat(Files.getAttribute(fs.getPath("/"), "scda:rawSections")).isEqualTo(8);
+        }
+        try (FileSystem fs = open(file, Map.of("decode", false))) {
+            byte[] t = Files.readAllBytes(fs.getPath("/0001.B.empty block"));
+            assertThat(independentDecode(t)).isEmpty();
+        }
+    }
+
+    @Test
+    void containerInsideAZipFileIsRead() throws Exception {
+        Path zip = dir.resolve("corpus.zip");
+        try (FileSystem z = java.nio.file.FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
+            Files.copy(ScdaTestSupport.corpus().resolve("arrays.scda"), z.getPath("/arrays.scda"));
+        }
+        try (FileSystem z = java.nio.file.FileSystems.newFileSystem(zip, Map.of());
+                FileSystem fs = open(z.getPath("/arrays.scda"), Map.of())) {
+            Path a = fs.getPath("/0004.A.N=250 E=4");
+            assertThat(list(a)).hasSize(250);
+            assertThat(Files.readAllBytes(a.resolve("000249"))).hasSize(4);
+        }
+    }
+
     /** Lines of 76 base64 characters, the last shorter, each followed by the 2-byte break. */
     private static void assertLines(byte[] text, String lineBreak) {
         String s = new String(text, StandardCharsets.ISO_8859_1);

@@ -105,6 +105,22 @@ final class RawScda {
         return this;
     }
 
+    RawScda array(String user, int e, byte[]... elements) {
+        out.write('A');
+        out.write(' ');
+        out.writeBytes(field(bytes(user), 62));
+        out.writeBytes(entry('N', String.valueOf(elements.length)));
+        out.writeBytes(entry('E', String.valueOf(e)));
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        for (byte[] x : elements) {
+            data.writeBytes(x);
+        }
+        byte[] d = data.toByteArray();
+        out.writeBytes(d);
+        out.writeBytes(pad(d.length, d.length == 0 ? -1 : d[d.length - 1]));
+        return this;
+    }
+
     /** A compressed block pair (paper eq. 8) whose text is given. */
     RawScda compressedBlock(String user, long u, byte[] text) {
         inline("B compressed scda 00", entry('U', String.valueOf(u)));

@@ -169,6 +169,35 @@ class ScdaWriteTest {
     }
 
     @Test
+    void compressedSectionsHaveExactlyThePapersLayout() throws Exception {
+        byte[] block = text(700, 21);
+        byte[][] fixed = {text(90, 22), text(90, 23)};
+        byte[][] variable = {text(5, 24), text(200, 25)};
+        Path file = dir.resolve("layout.scda");
+        try (FileSystem fs = open(file, Map.of("create", true, "encode", true, "vendor", "test", "userString", "paper"))) {
+            Files.write(fs.getPath("/0000.B.block"), block);
+            Path a = fs.getPath("/0001.A.fixed");
+            Files.createDirectory(a);
+            Files.write(a.resolve("000000"), fixed[0]);
+            Files.write(a.resolve("000001"), fixed[1]);
+            Path v = fs.getPath("/0002.V.variable");
+            Files.createDirectory(v);
+            Files.write(v.resolve("000000"), variable[0]);
+            Files.write(v.resolve("000001"), variable[1]);
+        }
+        // eq. (8), (9), (10) of the paper, built by hand with java.util.zip and java.util.Base64
+        byte[] expected = new RawScda("test", "paper")
+                .compressedBlock("block", block.length, RawScda.stage2(RawScda.stage1(block), "=\n"))
+                .inline("A compressed scda 00", RawScda.entry('U', "90"))
+                .varray("fixed", RawScda.stage2(RawScda.stage1(fixed[0]), "=\n"), RawScda.stage2(RawScda.stage1(fixed[1]), "=\n"))
+                .array("V compressed scda 00", 32, RawScda.entry('U', "5"), RawScda.entry('U', "200"))
+                .varray("variable", RawScda.stage2(RawScda.stage1(variable[0]), "=\n"),
+                        RawScda.stage2(RawScda.stage1(variable[1]), "=\n"))
+                .bytes();
+        assertThat(Files.readAllBytes(file)).isEqualTo(expected);
+    }
+
+    @Test
     void emptyCompressedSectionsRoundTrip() throws Exception {
         Path file = dir.resolve("empty.scda");
         try (FileSystem fs = open(file, Map.of("create", true, "encode", true))) {

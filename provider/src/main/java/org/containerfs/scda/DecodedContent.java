@@ -33,6 +33,7 @@ final class DecodedContent implements Content {
     private final boolean lenient;
     private final String label;
     private Cursor cursor;
+    private boolean emptyChecked;
 
     DecodedContent(ContainerChannel channel, long textOffset, long textLength, long size, boolean lenient, String label) {
         this.channel = channel;
@@ -51,6 +52,16 @@ final class DecodedContent implements Content {
     @Override
     public synchronized int read(ByteBuffer dst, long position) throws IOException {
         if (position >= size) {
+            if (size == 0 && !emptyChecked) {
+                // an empty item still holds a prefix and a zlib stream: check them on the first read
+                Cursor c = new Cursor();
+                try {
+                    c.finish();
+                } finally {
+                    c.inflater.end();
+                }
+                emptyChecked = true;
+            }
             return -1;
         }
         if (!dst.hasRemaining()) {

@@ -353,7 +353,8 @@ class ScdaWriteTest {
                 .compressedBlock("format", 2000, RawScda.stage2(wrongFormat, "=\n"))
                 .compressedBlock("adler", 2000, RawScda.stage2(wrongAdler, "=\n"))
                 .compressedBlock("short", 2000, RawScda.stage2(shortStream, "=\n"))
-                .compressedBlock("declared", 1999, RawScda.stage2(good, "=\n")).bytes());
+                .compressedBlock("declared", 1999, RawScda.stage2(good, "=\n"))
+                .compressedBlock("empty", 0, RawScda.stage2(good, "=\n")).bytes());
         try (FileSystem fs = open(file, Map.of())) {
             assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/0000.B.size")))
                     .isInstanceOf(ContainerFormatException.class).hasMessageContaining("stored uncompressed size 2000");
@@ -365,9 +366,12 @@ class ScdaWriteTest {
                     .isInstanceOf(ContainerFormatException.class);
             assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/0004.B.declared")))
                     .isInstanceOf(ContainerFormatException.class).hasMessageContaining("uncompressed size 1999");
+            assertThat(Files.size(fs.getPath("/0005.B.empty"))).isZero();
+            assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/0005.B.empty")))
+                    .isInstanceOf(ContainerFormatException.class).hasMessageContaining("uncompressed size 0");
         }
         try (FileSystem fs = open(file, Map.of("decode", false))) {
-            assertThat(list(fs.getPath("/"))).hasSize(10);
+            assertThat(list(fs.getPath("/"))).hasSize(12);
         }
     }
 

@@ -420,6 +420,8 @@ final class ScdaWriter implements ContainerWriter {
         private final Longs offsets = new Longs();
         private int lastByte = -1;
         private ElementSink active;
+        /** How far the spooled data moved at commit (guarded by this). */
+        private long movedBy;
 
         PendingArray(int logical, char type, byte[] user, boolean encode, long elementSize, long start) throws IOException {
             this.logical = logical;
@@ -538,7 +540,12 @@ final class ScdaWriter implements ContainerWriter {
                 default -> (encode ? 64L : 32L) * n;
             };
             if (shift > 0 && s > 0) {
-                moveUp(spoolStart, s, shift);
+                // readers of this section's elements (channels opened before the commit) wait for
+                // the move and then follow the data to its new place
+                synchronized (this) {
+                    moveUp(spoolStart, s, shift);
+                    movedBy = shift;
+                }
             }
             long dataStart = spoolStart + shift;
             int last = encode ? '\n' : lastByte;
@@ -704,10 +711,29 @@ final class ScdaWriter implements ContainerWriter {
             public Content content() {
                 long[] e = element(i);
                 String label = "uncommitted scda section " + PendingArray.this.name() + "/" + name();
-                if (encode) {
-                    return new DecodedContent(channel, spoolStart + e[0], e[1], e[2], index.lenient, label);
-                }
-                return new ByteRangeContent(channel, spoolStart + e[0], e[1], label);
+                return new Content() {
+                    private long base = -1;
+                    private Content delegate;
+
+                    @Override
+                    public long size() {
+                        return e[2];
+                    }
+
+                    @Override
+                    public int read(ByteBuffer dst, long position) throws IOException {
+                        // under the section's monitor: the commit's move cannot run under this read
+                        synchronized (PendingArray.this) {
+                            long now = spoolStart + movedBy + e[0];
+                            if (now != base) {
+                                base = now;
+                                delegate = encode ? new DecodedContent(channel, now, e[1], e[2], index.lenient, label)
+                                        : new ByteRangeContent(channel, now, e[1], label);
+                            }
+                            return delegate.read(dst, position);
+                        }
+                    }
+                };
             }
 
             @Override

@@ -474,6 +474,35 @@ class ScdaWriteTest {
         }
     }
 
+    @Test
+    void readChannelOpenedBeforeCommitFollowsTheMovedElementData() throws Exception {
+        Path file = dir.resolve("moved.scda");
+        byte[] first = text(3000, 31);
+        try (FileSystem fs = open(file, Map.of("create", true))) {
+            for (String type : new String[] {"V", "A"}) {
+                boolean encoded = type.equals("A");
+                Path v = fs.getPath(encoded ? "/0001.A.encoded" : "/0000.V.plain");
+                Files.createDirectory(v, attribute("scda:encode", encoded));
+                Files.write(v.resolve("000000"), first);
+                Files.write(v.resolve("000001"), first);
+                try (SeekableByteChannel ch = Files.newByteChannel(v.resolve("000000"))) {
+                    ByteBuffer head = ByteBuffer.allocate(1000);
+                    ch.read(head);
+                    // the commit moves the spooled data up by 32 bytes per element
+                    Files.setAttribute(v, "scda:commit", true);
+                    ByteBuffer rest = ByteBuffer.allocate(2000);
+                    while (rest.hasRemaining()) {
+                        ch.read(rest);
+                    }
+                    byte[] all = new byte[3000];
+                    System.arraycopy(head.array(), 0, all, 0, 1000);
+                    System.arraycopy(rest.array(), 0, all, 1000, 2000);
+                    assertThat(all).isEqualTo(first);
+                }
+            }
+        }
+    }
+
     /** Sections a separate read-only open sees (what another process would see). */
     private static int committedSections(Path file) throws IOException {
         try (FileSystem fs = new ScdaFileSystemProvider().newFileSystem(file, Map.of())) {

@@ -1,0 +1,376 @@
+package org.containerfs.gsd;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.containerfs.spi.ByteRangeContent;
+import org.containerfs.spi.Container;
+import org.containerfs.spi.ContainerSource;
+import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.Content;
+import org.containerfs.spi.Node;
+
+/**
+ * The GSD tree {@code /<frame>/<chunk name>}. Nodes are flyweights over {@link GsdIndex}; a frame's
+ * directory shape ({@link GsdTree}) is built on first use from that frame's entries and cached for a
+ * few frames, so the heap holds the index arrays plus a bounded cache whatever the frame count.
+ *
+ * <p>env {@code hoomd=true} gives the HOOMD reader's view: a chunk missing from frame i resolves to
+ * frame 0's chunk (never the previous frame's), with attribute {@code inheritedFrom=0}.
+ */
+final class GsdContainer implements Container {
+    private static final int TREE_CACHE = 256;
+
+    private final ContainerSource source;
+    private final GsdIndex index;
+    private final boolean hoomd;
+    private final Map<Integer, GsdTree> trees = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, GsdTree> eldest) {
+            return size() > TREE_CACHE;
+        }
+    };
+
+    /** Frames ended with no chunk by this writer: they exist while the file system is open (gsd drops trailing ones). */
+    int emptyCommitted;
+    /** The frame being written (mkdir'd, not committed yet), or null. */
+    GsdWriter.StagedFrame staged;
+
+    GsdContainer(ContainerSource source) throws IOException {
+        this.source = source;
+        this.index = new GsdIndex(source.name());
+        index.load(source.channel());
+        index.trim();
+        this.hoomd = source.options().getBoolean("hoomd", false);
+    }
+
+    GsdIndex index() {
+        return index;
+    }
+
+    ContainerSource source() {
+        return source;
+    }
+
+    int committedFrames() {
+        return index.frames() + emptyCommitted;
+    }
+
+    int visibleFrames() {
+        return committedFrames() + (staged != null ? 1 : 0);
+    }
+
+    /** Drops cached frame shapes after the index changed. Called under the core's write lock. */
+    void invalidate() {
+        synchronized (trees) {
+            trees.clear();
+        }
+    }
+
+    @Override
+    public Node root() {
+        return new Root();
+    }
+
+    @Override
+    public boolean refresh() throws IOException {
+        boolean changed = index.refresh(source.channel());
+        if (changed) {
+            emptyCommitted = 0;
+            invalidate();
+        }
+        return changed;
+    }
+
+    @Override
+    public ContainerWriter openWriter() throws IOException {
+        return new GsdWriter(this);
+    }
+
+    GsdTree tree(int frame) {
+        if (staged != null && frame == staged.frame) {
+            return staged.tree();
+        }
+        synchronized (trees) {
+            GsdTree t = trees.get(frame);
+            if (t == null) {
+                t = GsdTree.build(items(frame));
+                trees.put(frame, t);
+            }
+            return t;
+        }
+    }
+
+    private List<GsdTree.Item> items(int frame) {
+        List<GsdTree.Item> items = new ArrayList<>();
+        BitSet own = new BitSet();
+        if (frame < index.frames()) {
+            for (int e = index.frameFirst(frame); e < index.frameEnd(frame); e++) {
+                items.add(new GsdTree.Item(index.name(index.nameIdOf(e)), e, false));
+                own.set(index.nameIdOf(e));
+            }
+        }
+        if (hoomd && frame > 0 && index.frames() > 0) {
+            for (int e = index.frameFirst(0); e < index.frameEnd(0); e++) {
+                if (!own.get(index.nameIdOf(e))) {
+                    items.add(new GsdTree.Item(index.name(index.nameIdOf(e)), e, true));
+                }
+            }
+        }
+        return items;
+    }
+
+    static String frameName(int frame) {
+        return Integer.toString(frame);
+    }
+
+    /** The frame number of a canonical frame name ("0", "17"; never "017" or "+1"), or -1. */
+    static int parseFrame(String name) {
+        if (name.isEmpty() || name.length() > 10 || (name.length() > 1 && name.charAt(0) == '0')) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v > Integer.MAX_VALUE ? -1 : (int) v;
+    }
+
+    private static String utf8(String latin1Key) {
+        return new String(latin1Key.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
+
+    private abstract static class Directory implements Node {
+        @Override
+        public boolean isDirectory() {
+            return true;
+        }
+
+        @Override
+        public long size() {
+            return 0;
+        }
+
+        @Override
+        public Content content() {
+            throw new IllegalStateException("a directory has no content");
+        }
+    }
+
+    final class Root extends Directory {
+        @Override
+        public String name() {
+            return "";
+        }
+
+        @Override
+        public Node child(String name) {
+            int f = parseFrame(name);
+            return f >= 0 && f < visibleFrames() ? new FrameDir(f, null) : null;
+        }
+
+        @Override
+        public List<Node> children() {
+            int n = visibleFrames();
+            return new AbstractList<>() {
+                @Override
+                public Node get(int i) {
+                    return new FrameDir(i, null);
+                }
+
+                @Override
+                public int size() {
+                    return n;
+                }
+            };
+        }
+
+        @Override
+        public Map<String, Object> attributes() throws IOException {
+            GsdHeader h = index.header();
+            long size = source.channel().size();
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("format", "gsd");
+            a.put("version", GsdHeader.versionString(h.version));
+            a.put("application", new String(h.application, StandardCharsets.UTF_8));
+            a.put("schema", new String(h.schema, StandardCharsets.UTF_8));
+            a.put("schemaVersion", GsdHeader.versionString(h.schemaVersion));
+            a.put("frames", committedFrames());
+            a.put("chunks", index.entries());
+            a.put("names", index.nameCount());
+            a.put("indexLocation", h.indexLocation);
+            a.put("indexAllocatedEntries", h.indexAllocated);
+            a.put("namelistLocation", h.namelistLocation);
+            a.put("namelistAllocatedEntries", h.namelistAllocated);
+            a.put("size", size);
+            long end = Math.max(index.dataEnd(), Math.max(h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE,
+                    h.namelistLocation + h.namelistAllocated * GsdHeader.NAME_SLOT));
+            a.put("orphanBytes", Math.max(0, size - end)); // e.g. a killed writer's uncommitted data
+            a.put("hoomdFallback", hoomd);
+            return a;
+        }
+    }
+
+    /** A frame directory ({@code dir == null}) or a directory inside a frame. */
+    final class FrameDir extends Directory {
+        final int frame;
+        private final GsdTree.Dir dir;
+
+        FrameDir(int frame, GsdTree.Dir dir) {
+            this.frame = frame;
+            this.dir = dir;
+        }
+
+        GsdTree.Dir dir() {
+            return dir != null ? dir : tree(frame).root;
+        }
+
+        /** The chunk-name prefix of this directory ("" for the frame itself), raw bytes as Latin-1. */
+        String rawPrefix() {
+            return dir().rawPrefix;
+        }
+
+        boolean isFrame() {
+            return dir == null;
+        }
+
+        boolean isStaged() {
+            return staged != null && staged.frame == frame;
+        }
+
+        @Override
+        public String name() {
+            return dir == null ? frameName(frame) : dir.name;
+        }
+
+        @Override
+        public Node child(String name) {
+            return wrap(dir().children.get(name));
+        }
+
+        private Node wrap(Object o) {
+            if (o instanceof GsdTree.Dir d) {
+                return new FrameDir(frame, d);
+            }
+            if (o instanceof GsdTree.Leaf l) {
+                return new Chunk(frame, l, isStaged());
+            }
+            return null;
+        }
+
+        @Override
+        public List<Node> children() {
+            List<Node> out = new ArrayList<>();
+            for (Object o : dir().children.values()) {
+                out.add(wrap(o));
+            }
+            return out;
+        }
+
+        @Override
+        public Map<String, Object> attributes() {
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("frame", frame);
+            if (dir == null) {
+                GsdTree t = tree(frame);
+                a.put("chunkCount", t.chunkCount);
+                a.put("duplicates", t.duplicates.isEmpty() ? "" : String.join("\n", t.duplicates));
+                a.put("committed", !isStaged());
+            } else {
+                a.put("prefix", utf8(dir.rawPrefix));
+            }
+            return a;
+        }
+    }
+
+    final class Chunk implements Node {
+        final int frame;
+        final GsdTree.Leaf leaf;
+        final boolean stagedChunk;
+
+        Chunk(int frame, GsdTree.Leaf leaf, boolean stagedChunk) {
+            this.frame = frame;
+            this.leaf = leaf;
+            this.stagedChunk = stagedChunk;
+        }
+
+        @Override
+        public String name() {
+            return leaf.name();
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return false;
+        }
+
+        private int slot() {
+            return leaf.item().slot();
+        }
+
+        long location() {
+            return stagedChunk ? staged.chunks.get(slot()).location() : index.location(slot());
+        }
+
+        @Override
+        public long size() {
+            return stagedChunk ? staged.chunks.get(slot()).bytes() : index.bytes(slot());
+        }
+
+        @Override
+        public List<Node> children() {
+            throw new IllegalStateException("a chunk is not a directory");
+        }
+
+        @Override
+        public Content content() {
+            return new ByteRangeContent(source.channel(), location(), size(),
+                    "GSD chunk " + new String(leaf.item().name(), StandardCharsets.UTF_8) + " of frame "
+                            + (leaf.item().inherited() ? 0 : frame));
+        }
+
+        @Override
+        public Map<String, Object> attributes() {
+            int type;
+            long n;
+            int m;
+            int id;
+            if (stagedChunk) {
+                GsdWriter.StagedChunk c = staged.chunks.get(slot());
+                type = c.type();
+                n = c.n();
+                m = c.m();
+                id = c.nameId();
+            } else {
+                type = index.type(slot());
+                n = index.n(slot());
+                m = index.m(slot());
+                id = index.nameIdOf(slot());
+            }
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("type", GsdHeader.typeName(type));
+            a.put("typeId", type);
+            a.put("N", n);
+            a.put("M", m);
+            a.put("frame", leaf.item().inherited() ? 0 : frame);
+            a.put("location", location());
+            a.put("nameId", id);
+            a.put("name", new String(leaf.item().name(), StandardCharsets.UTF_8));
+            a.put("rawName", leaf.item().name().clone());
+            a.put("committed", !stagedChunk);
+            if (hoomd) {
+                a.put("inheritedFrom", leaf.item().inherited() ? 0 : -1);
+            }
+            return a;
+        }
+    }
+}

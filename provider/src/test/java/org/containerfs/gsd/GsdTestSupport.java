@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
+import java.nio.file.spi.FileSystemProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -31,8 +31,18 @@ final class GsdTestSupport {
         return Paths.get(dir, "gsd", name);
     }
 
+    /** The installed gsd provider, used directly (FileSystems.newFileSystem would offer create=true to zipfs). */
+    static FileSystemProvider provider() {
+        for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
+            if (p.getScheme().equals("gsd")) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("the gsd provider is not registered in META-INF/services");
+    }
+
     static FileSystem open(Path file, Map<String, ?> env) throws IOException {
-        return FileSystems.newFileSystem(file, env);
+        return provider().newFileSystem(file, env);
     }
 
     static FileSystem openRead(Path file) throws IOException {

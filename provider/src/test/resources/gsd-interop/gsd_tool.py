@@ -3,6 +3,7 @@
   dump FILE            print the header facts and one line per chunk (name as UTF-8 hex) (read through gsd.fl, the C library)
   write FILE MODE SPEC append frames from a JSON spec: {frames: [[[namehex, type, M, datahex]]]} (MODE wb creates, rb+ / ab append)
   check FILE EXPECT    verify the frames listed in a JSON file of {frame: {namehex: sha256}}
+Commands may be chained with '--' (one interpreter start for all).
 """
 import hashlib
 import json
@@ -72,13 +73,26 @@ def check(path, expect_path):
         print(f.nframes)
 
 
-if __name__ == '__main__':
-    cmd = sys.argv[1]
+def run(args):
+    cmd = args[0]
     if cmd == 'dump':
-        dump(sys.argv[2])
+        dump(args[1])
     elif cmd == 'write':
-        write(sys.argv[2], sys.argv[3], sys.argv[4])
+        write(args[1], args[2], args[3])
     elif cmd == 'check':
-        check(sys.argv[2], sys.argv[3])
+        check(args[1], args[2])
     else:
         raise SystemExit('unknown command ' + cmd)
+
+
+if __name__ == '__main__':
+    # several commands separated by '--' share one interpreter start; each output ends with '==END=='
+    command = []
+    for arg in sys.argv[1:] + ['--']:
+        if arg == '--':
+            if command:
+                run(command)
+                print('==END==', flush=True)
+            command = []
+        else:
+            command.append(arg)

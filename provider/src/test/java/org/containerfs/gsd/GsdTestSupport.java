@@ -100,8 +100,11 @@ final class GsdTestSupport {
         return Paths.get(dir).getParent().resolve("gsd-interop").resolve("gsd_tool.py");
     }
 
-    /** Runs the interop script with python3-gsd; returns stdout, failing on a non-zero exit. */
-    static String python(String... args) throws IOException, InterruptedException {
+    /**
+     * Runs the interop script with python3-gsd, commands chained with "--"; returns each command's
+     * output, failing on a non-zero exit.
+     */
+    static List<String> python(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(PYTHON);
         cmd.add(interopScript().toString());
@@ -117,6 +120,16 @@ final class GsdTestSupport {
             throw new IOException("python3-gsd failed (" + p.exitValue() + ") for " + cmd + ":\n"
                     + new String(err, StandardCharsets.UTF_8) + new String(out, StandardCharsets.UTF_8));
         }
-        return new String(out, StandardCharsets.UTF_8);
+        List<String> outputs = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : new String(out, StandardCharsets.UTF_8).split("\n")) {
+            if (line.equals("==END==")) {
+                outputs.add(current.toString());
+                current.setLength(0);
+            } else {
+                current.append(line).append('\n');
+            }
+        }
+        return outputs;
     }
 }

@@ -17,8 +17,8 @@ import org.containerfs.spi.Node;
 
 /**
  * The GSD tree {@code /<frame>/<chunk name>}. Nodes are flyweights over {@link GsdIndex}; a frame's
- * directory shape ({@link GsdTree}) is built on first use from that frame's entries and cached for a
- * few frames, so the heap holds the index arrays plus a bounded cache whatever the frame count.
+ * directory shape ({@link GsdTree}) is built on first use from that frame's entries and cached by
+ * layout in a bounded cache, so the heap holds the index arrays plus that cache whatever the frame count.
  *
  * <p>env {@code hoomd=true} gives the HOOMD reader's view: a chunk missing from frame i resolves to
  * frame 0's chunk (never the previous frame's), with attribute {@code inheritedFrom=0}.
@@ -29,9 +29,9 @@ final class GsdContainer implements Container {
     private final ContainerSource source;
     private final GsdIndex index;
     private final boolean hoomd;
-    private final Map<Integer, GsdTree> trees = new LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<String, GsdTree> trees = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, GsdTree> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, GsdTree> eldest) {
             return size() > TREE_CACHE;
         }
     };
@@ -92,28 +92,46 @@ final class GsdContainer implements Container {
         return new GsdWriter(this);
     }
 
+    /**
+     * The shape of a frame. Frames holding the same name ids in the same order have the same shape,
+     * so shapes are cached by that id sequence with slots relative to the frame's first entry (frame
+     * 0 starts at entry 0, so an inherited chunk's slot is absolute): a trajectory of 100,000 alike
+     * frames needs one shape, and a random lookup costs one pass over the frame's ids plus a hash.
+     */
     GsdTree tree(int frame) {
         if (staged != null && frame == staged.frame) {
             return staged.tree();
         }
+        boolean onDisk = frame < index.frames();
+        int first = onDisk ? index.frameFirst(frame) : 0;
+        int end = onDisk ? index.frameEnd(frame) : 0;
+        char[] key = new char[end - first + 1];
+        key[0] = (char) (hoomd && frame > 0 ? 1 : 0);
+        for (int e = first; e < end; e++) {
+            key[e - first + 1] = (char) index.nameIdOf(e);
+        }
+        String k = new String(key);
         synchronized (trees) {
-            GsdTree t = trees.get(frame);
+            GsdTree t = trees.get(k);
             if (t == null) {
-                t = GsdTree.build(items(frame));
-                trees.put(frame, t);
+                t = GsdTree.build(items(frame, first, end));
+                trees.put(k, t);
             }
             return t;
         }
     }
 
-    private List<GsdTree.Item> items(int frame) {
+    /** Slot of a leaf as an index entry number. */
+    int entryOf(int frame, GsdTree.Item item) {
+        return item.inherited() ? item.slot() : index.frameFirst(frame) + item.slot();
+    }
+
+    private List<GsdTree.Item> items(int frame, int first, int end) {
         List<GsdTree.Item> items = new ArrayList<>();
         BitSet own = new BitSet();
-        if (frame < index.frames()) {
-            for (int e = index.frameFirst(frame); e < index.frameEnd(frame); e++) {
-                items.add(new GsdTree.Item(index.name(index.nameIdOf(e)), e, false));
-                own.set(index.nameIdOf(e));
-            }
+        for (int e = first; e < end; e++) {
+            items.add(new GsdTree.Item(index.name(index.nameIdOf(e)), e - first, false));
+            own.set(index.nameIdOf(e));
         }
         if (hoomd && frame > 0 && index.frames() > 0) {
             for (int e = index.frameFirst(0); e < index.frameEnd(0); e++) {
@@ -314,7 +332,7 @@ final class GsdContainer implements Container {
         }
 
         private int slot() {
-            return leaf.item().slot();
+            return stagedChunk ? leaf.item().slot() : entryOf(frame, leaf.item());
         }
 
         long location() {

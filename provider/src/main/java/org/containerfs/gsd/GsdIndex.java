@@ -13,9 +13,9 @@ import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.TruncatedDataException;
 
 /**
- * The committed index of a GSD file in parallel primitive arrays (23 bytes an entry) plus the name
- * list. Frames are ranges of entries ({@code frameFirst}); a chunk lookup is a binary search on the
- * name id inside its frame's range, so O(log n). Grows by reading only the slots past the known count.
+ * The committed index of a GSD file in parallel primitive arrays (19 bytes an entry) plus the name
+ * list. Frames are ranges of entries ({@code frameFirst}), so a frame is found in O(1). Grows by
+ * reading only the slots past the known count.
  */
 final class GsdIndex {
     private static final int SLOTS_PER_READ = 2048;
@@ -33,7 +33,9 @@ final class GsdIndex {
 
     // entries, in file order
     private long[] location = new long[16];
-    private long[] count = new long[16]; // N
+    /** N: 4 bytes an entry while every N fits an int; {@link #wideCount} takes over when one does not. */
+    private int[] count = new int[16];
+    private long[] wideCount;
     private int[] width = new int[16]; // M
     private char[] nameId = new char[16];
     private byte[] type = new byte[16];
@@ -42,10 +44,6 @@ final class GsdIndex {
     private int[] frameFirst = new int[17];
     private int frames;
     private long lastFrame = -1;
-    private int lastId = -1;
-    /** Whether some frame's entries are not sorted by id (v1 files: write order); then {@link #byId} is used. */
-    private boolean unsorted;
-    private int[] byId;
     private long dataEnd;
 
     GsdIndex(String file) {
@@ -89,7 +87,7 @@ final class GsdIndex {
     }
 
     long n(int e) {
-        return count[e];
+        return wideCount != null ? wideCount[e] : count[e];
     }
 
     int m(int e) {
@@ -105,7 +103,7 @@ final class GsdIndex {
     }
 
     long bytes(int e) {
-        return count[e] * width[e] * GsdHeader.typeSize(type[e]);
+        return n(e) * width[e] * GsdHeader.typeSize(type[e]);
     }
 
     int frameFirst(int f) {
@@ -124,54 +122,6 @@ final class GsdIndex {
 
     static String key(byte[] raw) {
         return new String(raw, StandardCharsets.ISO_8859_1);
-    }
-
-    /** The entry of name {@code id} in frame {@code f} (the first in file order if repeated), or -1. O(log n). */
-    int find(int f, int id) {
-        if (f < 0 || f >= frames) {
-            return -1;
-        }
-        int lo = frameFirst[f];
-        int hi = frameFirst[f + 1];
-        int[] perm = unsorted ? sortedPermutation() : null;
-        while (lo < hi) { // lower bound on id
-            int mid = (lo + hi) >>> 1;
-            int e = perm == null ? mid : perm[mid];
-            if (nameId[e] < id) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        if (lo < frameFirst[f + 1]) {
-            int e = perm == null ? lo : perm[lo];
-            if (nameId[e] == id) {
-                return e;
-            }
-        }
-        return -1;
-    }
-
-    /** Entry numbers sorted by (frame, id, file order): gsd v1 files keep write order inside a frame. */
-    private synchronized int[] sortedPermutation() {
-        if (byId != null && byId.length == entries) {
-            return byId;
-        }
-        Integer[] boxed = new Integer[entries];
-        for (int i = 0; i < entries; i++) {
-            boxed[i] = i;
-        }
-        // entries are frame-monotonic, so sorting by (frame range, id) within each frame range suffices
-        for (int f = 0; f < frames; f++) {
-            Arrays.sort(boxed, frameFirst[f], frameFirst[f + 1],
-                    (a, b) -> a.equals(b) ? 0 : nameId[a] != nameId[b] ? Character.compare(nameId[a], nameId[b]) : Integer.compare(a, b));
-        }
-        int[] perm = new int[entries];
-        for (int i = 0; i < entries; i++) {
-            perm[i] = boxed[i];
-        }
-        byId = perm;
-        return perm;
     }
 
     /** Reads header, names and index: the whole open. Never reads chunk data. */
@@ -288,6 +238,11 @@ final class GsdIndex {
 
     private void readEntries(ContainerChannel channel, GsdHeader h, long fileSize, boolean strict) throws IOException {
         long slot = entries;
+        if (strict && entries == 0 && h.indexAllocated > location.length) {
+            // the slot count is bounded by the file size (checked in the header); a cap keeps a huge
+            // mostly-empty index from reserving memory it will not use
+            grow((int) Math.min(h.indexAllocated, 1 << 20));
+        }
         ByteBuffer buf = ByteBuffer.allocate(GsdHeader.ENTRY_SIZE * SLOTS_PER_READ).order(ByteOrder.LITTLE_ENDIAN);
         while (slot < h.indexAllocated) {
             int want = (int) Math.min(SLOTS_PER_READ, h.indexAllocated - slot);
@@ -357,15 +312,7 @@ final class GsdIndex {
     /** Appends one entry (from the file or just committed by the writer). */
     void add(long frame, long n, long loc, int m, int id, int t) {
         if (entries == location.length) {
-            int cap = entries * 2;
-            location = Arrays.copyOf(location, cap);
-            count = Arrays.copyOf(count, cap);
-            width = Arrays.copyOf(width, cap);
-            nameId = Arrays.copyOf(nameId, cap);
-            type = Arrays.copyOf(type, cap);
-        }
-        if (frame != lastFrame) {
-            lastId = -1;
+            grow(entries * 2);
         }
         while (frames <= frame) {
             if (frames + 2 > frameFirst.length) {
@@ -374,13 +321,20 @@ final class GsdIndex {
             frameFirst[frames] = entries;
             frames++;
         }
-        if (id < lastId) {
-            unsorted = true;
-        }
-        lastId = id;
         lastFrame = frame;
         location[entries] = loc;
-        count[entries] = n;
+        if (wideCount == null && n > Integer.MAX_VALUE) {
+            wideCount = new long[location.length];
+            for (int i = 0; i < entries; i++) {
+                wideCount[i] = count[i];
+            }
+            count = null;
+        }
+        if (wideCount != null) {
+            wideCount[entries] = n;
+        } else {
+            count[entries] = (int) n;
+        }
         width[entries] = m;
         nameId[entries] = (char) id;
         type[entries] = (byte) t;
@@ -389,14 +343,21 @@ final class GsdIndex {
         dataEnd = Math.max(dataEnd, loc + n * m * GsdHeader.typeSize(t));
     }
 
-    /** Drops growth slack after the open, so retained heap is what the entries need. */
-    void trim() {
-        int cap = Math.max(entries, 1);
+    private void grow(int cap) {
         location = Arrays.copyOf(location, cap);
-        count = Arrays.copyOf(count, cap);
+        if (wideCount != null) {
+            wideCount = Arrays.copyOf(wideCount, cap);
+        } else {
+            count = Arrays.copyOf(count, cap);
+        }
         width = Arrays.copyOf(width, cap);
         nameId = Arrays.copyOf(nameId, cap);
         type = Arrays.copyOf(type, cap);
+    }
+
+    /** Drops growth slack after the open, so retained heap is what the entries need (19 bytes an entry). */
+    void trim() {
+        grow(Math.max(entries, 1));
         frameFirst = Arrays.copyOf(frameFirst, frames + 1);
     }
 }

@@ -224,4 +224,19 @@ class GsdCorpusTest {
                     .containsEntry("schemaVersion", "1.4").containsEntry("frames", 12).containsEntry("orphanBytes", 0L);
         }
     }
+
+    @Test
+    void version03ReadsWithTheV1Layout(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+        Path file = tmp.resolve("v03.gsd");
+        Files.copy(corpus("v1_upstream_test_gsd_v1.gsd"), file);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {3, 0, 0, 0}), 44);
+        }
+        try (FileSystem v03 = openRead(file); FileSystem v1 = openRead(corpus("v1_upstream_test_gsd_v1.gsd"))) {
+            assertThat(Files.getAttribute(v03.getPath("/"), "gsd:version")).isEqualTo("0.3");
+            for (String p : List.of("/0/0", "/2/63", "/4/126")) {
+                assertThat(Files.readAllBytes(v03.getPath(p))).isEqualTo(Files.readAllBytes(v1.getPath(p)));
+            }
+        }
+    }
 }

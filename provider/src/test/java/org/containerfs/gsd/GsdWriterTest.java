@@ -349,4 +349,35 @@ class GsdWriterTest {
             assertThat(List.of(Files.getAttribute(fs.getPath("/"), "gsd:frames"))).containsExactly(13);
         }
     }
+
+    @Test
+    void chunkOfMoreThanTwoGigaElementsKeepsItsCount() throws IOException {
+        Path file = tmp.resolve("wide.gsd");
+        try (FileSystem fs = create(file, Map.of())) {
+            Files.createDirectory(fs.getPath("/0"));
+            writeChunk(fs.getPath("/0/huge"), "uint8", 1, new byte[] {1}); // name id 0: index entry 0
+            writeChunk(fs.getPath("/0/small"), "uint8", 1, new byte[] {5});
+        }
+        long n = (1L << 31) + 3;
+        long location;
+        try (FileSystem fs = openRead(file)) {
+            location = (Long) Files.getAttribute(fs.getPath("/0/huge"), "gsd:location");
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {9}), location + n - 1); // a sparse file now holds the data
+            ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, n), 256 + 8); // entry 0's N
+        }
+        try (FileSystem fs = openRead(file)) {
+            Path huge = fs.getPath("/0/huge");
+            assertThat(Files.getAttribute(huge, "gsd:N")).isEqualTo(n);
+            assertThat(Files.size(huge)).isEqualTo(n);
+            try (var ch = Files.newByteChannel(huge)) {
+                ByteBuffer last = ByteBuffer.allocate(1);
+                ch.position(n - 1).read(last);
+                assertThat(last.get(0)).isEqualTo((byte) 9);
+            }
+            assertThat(Files.getAttribute(fs.getPath("/0/small"), "gsd:N")).isEqualTo(1L);
+            assertThat(Files.readAllBytes(fs.getPath("/0/small"))).containsExactly(5);
+        }
+    }
 }

@@ -150,6 +150,10 @@ final class GsdIndex {
                     + GsdHeader.versionString(header.version) + " while the file is open, found version "
                     + GsdHeader.versionString(h.version));
         }
+        if (h.indexAllocated < entries) {
+            throw new ContainerFormatException(file, 16, "an index of at least the " + entries
+                    + " entries already read, found " + h.indexAllocated + " slots (the file was rewritten, not appended to)");
+        }
         header = h;
         int beforeNames = nameCount;
         int before = entries;

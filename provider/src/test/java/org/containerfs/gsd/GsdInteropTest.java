@@ -128,8 +128,15 @@ class GsdInteropTest {
                 List.<Object[]>of(new Object[] {"particles/position", "float", 3, randomBytes(r, 24)},
                         new Object[] {"added/by_gsd", "int64", 1, randomBytes(r, 16)}),
                 List.<Object[]>of(new Object[] {"added/by_gsd", "int64", 1, randomBytes(r, 8)}));
-        List<String> out = python("dump", file.toString(), "--", "write", file.toString(), "rb+",
-                specFile(more).toString(), "--", "dump", file.toString());
+        List<String> out;
+        try (FileSystem live = openRead(file)) {
+            assertThat(Files.exists(live.getPath("/140"))).isFalse();
+            out = python("dump", file.toString(), "--", "write", file.toString(), "rb+",
+                    specFile(more).toString(), "--", "dump", file.toString());
+            // the open file system sees gsd's frames: the lookup of a missing path refreshes from the new slots
+            assertThat(Files.readAllBytes(live.getPath("/141/added/by_gsd"))).isEqualTo((byte[]) more.get(1).get(0)[3]);
+            assertThat(Files.getAttribute(live.getPath("/"), "gsd:frames")).isEqualTo(142);
+        }
         assertThat(dumpLines(out.get(0))).isEqualTo(ours);
         List<String> after = ourDump(file);
         assertThat(after).contains("nframes 142");

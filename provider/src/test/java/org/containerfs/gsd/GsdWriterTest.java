@@ -280,16 +280,21 @@ class GsdWriterTest {
             for (int f = 0; f < 200; f++) { // past one index growth (128 slots)
                 Files.createDirectory(writer.getPath("/" + f));
                 writeChunk(writer.getPath("/" + f + "/step"), "uint64", 1, u64(f));
-                writeChunk(writer.getPath("/" + f + "/name" + (f % 20)), "uint8", 1, new byte[] {(byte) f});
+                // 20 names of 66 bytes: the name list moves to a larger block while the reader is open
+                writeChunk(writer.getPath("/" + f + "/name" + "q".repeat(60) + (f % 20 + 10)), "uint8", 1, new byte[] {(byte) f});
                 Files.setAttribute(writer.getPath("/" + f), "gsd:commit", true);
                 if (f % 50 == 0 || f == 199) {
                     // a lookup of a new path refreshes: only the new index slots are read
                     assertThat(Files.readAllBytes(reader.getPath("/" + f + "/step"))).isEqualTo(u64(f));
-                    assertThat(Files.readAllBytes(reader.getPath("/" + f + "/name" + (f % 20)))).containsExactly((byte) f);
+                    assertThat(Files.readAllBytes(reader.getPath("/" + f + "/name" + "q".repeat(60) + (f % 20 + 10))))
+                            .containsExactly((byte) f);
                 }
             }
             assertThat(Files.getAttribute(reader.getPath("/"), "gsd:frames")).isEqualTo(200);
             assertThat(Files.getAttribute(reader.getPath("/"), "gsd:indexAllocatedEntries")).isEqualTo(512L);
+            assertThat(Files.getAttribute(reader.getPath("/"), "gsd:namelistAllocatedEntries")).isEqualTo(32L);
+            assertThat(Files.getAttribute(reader.getPath("/"), "gsd:names")).isEqualTo(21);
+            assertThat(Files.readAllBytes(reader.getPath("/19/name" + "q".repeat(60) + "29"))).containsExactly((byte) 19);
         }
     }
 

@@ -385,4 +385,51 @@ class GsdWriterTest {
             assertThat(Files.readAllBytes(fs.getPath("/0/small"))).containsExactly(5);
         }
     }
+
+    /**
+     * 200 frames whose chunks declare 1 GiB each (200 GiB in all, a sparse file): opening, listing
+     * and reading attributes finish in well under the time one pass over that data would take,
+     * so the open reads the index only.
+     */
+    @Test
+    void openingAndListingNeverTouchChunkData() throws IOException {
+        Path file = tmp.resolve("sparse.gsd");
+        int frames = 200;
+        try (FileSystem fs = create(file, Map.of())) {
+            for (int f = 0; f < frames; f++) {
+                Files.createDirectory(fs.getPath("/" + f));
+                writeChunk(fs.getPath("/" + f + "/big"), "uint8", 1, new byte[] {(byte) f});
+            }
+        }
+        long gib = 1L << 30;
+        long indexLocation;
+        long lastLocation;
+        try (FileSystem fs = openRead(file)) {
+            indexLocation = (Long) Files.getAttribute(fs.getPath("/"), "gsd:indexLocation");
+            lastLocation = (Long) Files.getAttribute(fs.getPath("/" + (frames - 1) + "/big"), "gsd:location");
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {1}), lastLocation + gib - 1); // sparse tail
+            for (int e = 0; e < frames; e++) {
+                ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, gib), indexLocation + 32L * e + 8);
+            }
+        }
+        long t0 = System.nanoTime();
+        try (FileSystem fs = openRead(file)) {
+            long declared = 0;
+            try (Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+                for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                    declared += Files.size(p);
+                    assertThat(Files.getAttribute(p, "gsd:N")).isEqualTo(gib);
+                }
+            }
+            assertThat(declared).isEqualTo(frames * gib);
+            try (var ch = Files.newByteChannel(fs.getPath("/7/big"))) {
+                ByteBuffer first = ByteBuffer.allocate(1);
+                ch.read(first);
+                assertThat(first.get(0)).isEqualTo((byte) 7);
+            }
+        }
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("ms to open and list 200 GiB of chunks").isLessThan(10_000);
+    }
 }

@@ -358,9 +358,11 @@ final class GsdWriter implements ContainerWriter {
         // 3. index growth, version
         int k = s.chunks.size();
         long needed = (long) index.entries() + k;
-        if (needed > h.indexAllocated) {
+        // gsd's readers also require frame < index slots: after many empty frames gsd itself would
+        // write a file it calls corrupt, so the index grows for that too (never the case otherwise)
+        if (needed > h.indexAllocated || s.frame >= h.indexAllocated) {
             long grown = Math.max(1, h.indexAllocated) * 2;
-            while (grown <= needed) {
+            while (grown <= needed || grown <= s.frame) {
                 grown *= 2;
             }
             // 32-byte aligned, so that no entry ever straddles a page (a kill then leaves whole entries)

@@ -432,4 +432,24 @@ class GsdWriterTest {
         }
         assertThat((System.nanoTime() - t0) / 1_000_000).as("ms to open and list 200 GiB of chunks").isLessThan(10_000);
     }
+
+    @Test
+    void manyEmptyFramesBeforeAChunkStillGiveAFileGsdAccepts() throws IOException {
+        Path file = tmp.resolve("late.gsd");
+        try (FileSystem fs = create(file, Map.of())) {
+            for (int f = 0; f <= 200; f++) {
+                Files.createDirectory(fs.getPath("/" + f));
+            }
+            writeChunk(fs.getPath("/200/late"), "uint8", 1, new byte[] {42});
+        }
+        // gsd accepts an entry only if its frame is below the index slot count (128 in a new file)
+        try (FileSystem fs = openRead(file)) {
+            assertThat(Files.getAttribute(fs.getPath("/"), "gsd:frames")).isEqualTo(201);
+            assertThat((Long) Files.getAttribute(fs.getPath("/"), "gsd:indexAllocatedEntries")).isGreaterThan(200L);
+            assertThat(Files.readAllBytes(fs.getPath("/200/late"))).containsExactly(42);
+            try (Stream<Path> s = Files.list(fs.getPath("/199"))) {
+                assertThat(s).isEmpty();
+            }
+        }
+    }
 }

@@ -13,6 +13,7 @@ import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
 /**
@@ -143,6 +144,112 @@ final class GsdContainer implements Container {
         return items;
     }
 
+    /** Marks "the direct lookup cannot decide": the frame's shape is consulted instead. */
+    private final Node fallback = new Root();
+
+    /**
+     * Resolves one path component without building the frame's shape, in O(log n) binary searches
+     * (as gsd's lookup): the name's presence in the frame, the presence of each of its prefixes (the
+     * split rule), and for a directory the first name below it that is split in this frame. Returns
+     * {@link #fallback} where it cannot decide cheaply (staged or unsorted frames, shortened names).
+     */
+    private Node directChild(FrameDir parent, String component) {
+        int f = parent.frame;
+        if (parent.isStaged() || f >= index.frames() || !index.searchable() || component.contains("%%")) {
+            return fallback;
+        }
+        byte[] raw;
+        try {
+            raw = Names.decode(component);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (raw == null || !Names.component(raw).equals(component)) {
+            return null; // not the canonical spelling of any name
+        }
+        boolean hasSlash = indexOfSlash(raw) >= 0;
+        String prefix = parent.rawPrefix();
+        byte[] full;
+        if (prefix.isEmpty()) {
+            full = raw;
+        } else {
+            if (hasSlash || raw.length == 0) {
+                return null; // below a frame's top level every component is one split part
+            }
+            byte[] p = prefix.getBytes(StandardCharsets.ISO_8859_1);
+            full = new byte[p.length + 1 + raw.length];
+            System.arraycopy(p, 0, full, 0, p.length);
+            full[p.length] = '/';
+            System.arraycopy(raw, 0, full, p.length + 1, raw.length);
+        }
+        int e = present(f, index.idOf(full));
+        if (e >= 0) {
+            boolean split = splitInFrame(f, full);
+            // a split name is a leaf here only if this component is its last part; an unsplit one only at the top
+            if (split ? !hasSlash : prefix.isEmpty()) {
+                return chunkNode(f, component, full, e);
+            }
+        }
+        if (hasSlash || GsdTree.split(raw) == null) {
+            return null;
+        }
+        return dirExists(f, full) ? new FrameDir(f, GsdIndex.key(full), component) : null;
+    }
+
+    private Chunk chunkNode(int f, String component, byte[] name, int e) {
+        boolean inherited = f > 0 && e < index.frameEnd(0) && (f >= index.frames() || e < index.frameFirst(f));
+        int slot = inherited ? e : e - index.frameFirst(f);
+        return new Chunk(f, new GsdTree.Leaf(component, new GsdTree.Item(name, slot, inherited)), false);
+    }
+
+    /** The entry that frame {@code f} shows for name {@code id} (its own, or frame 0's in the HOOMD view), or -1. */
+    private int present(int f, int id) {
+        if (id < 0) {
+            return -1;
+        }
+        int e = index.find(f, id);
+        if (e < 0 && hoomd && f > 0) {
+            e = index.find(0, id);
+        }
+        return e;
+    }
+
+    /** The split rule for one frame: no empty/./.. part, and no proper prefix that is a chunk of the frame. */
+    private boolean splitInFrame(int f, byte[] name) {
+        if (GsdTree.split(name) == null) {
+            return false;
+        }
+        for (int i = 0; i < name.length; i++) {
+            if (name[i] == '/' && present(f, index.idOf(java.util.Arrays.copyOf(name, i))) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether some chunk of frame {@code f} splits into a path below directory {@code dirName}. */
+    private boolean dirExists(int f, byte[] dirName) {
+        byte[] below = java.util.Arrays.copyOf(dirName, dirName.length + 1);
+        below[dirName.length] = '/';
+        int[] start = new int[1];
+        int[] sorted = index.namesFrom(below, start);
+        for (int i = start[0]; i < sorted.length && GsdIndex.startsWith(index.name(sorted[i]), below); i++) {
+            if (present(f, sorted[i]) >= 0 && splitInFrame(f, index.name(sorted[i]))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int indexOfSlash(byte[] raw) {
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] == '/') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     static String frameName(int frame) {
         return Integer.toString(frame);
     }
@@ -238,27 +345,51 @@ final class GsdContainer implements Container {
         }
     }
 
-    /** A frame directory ({@code dir == null}) or a directory inside a frame. */
+    /**
+     * A frame directory ({@code prefix == ""}) or a directory inside a frame, known by the chunk-name
+     * prefix it stands for; its place in the frame's shape is looked up only when it is listed.
+     */
     final class FrameDir extends Directory {
         final int frame;
-        private final GsdTree.Dir dir;
+        private final String prefix; // raw prefix bytes as Latin-1, "" for the frame itself
+        private final String name;
+        private GsdTree.Dir dir;
 
         FrameDir(int frame, GsdTree.Dir dir) {
             this.frame = frame;
             this.dir = dir;
+            this.prefix = dir == null ? "" : dir.rawPrefix;
+            this.name = dir == null ? frameName(frame) : dir.name;
+        }
+
+        FrameDir(int frame, String prefix, String name) {
+            this.frame = frame;
+            this.prefix = prefix;
+            this.name = name;
         }
 
         GsdTree.Dir dir() {
-            return dir != null ? dir : tree(frame).root;
+            if (dir == null) {
+                GsdTree.Dir d = tree(frame).root;
+                if (!prefix.isEmpty()) {
+                    for (String part : prefix.split("/", -1)) {
+                        Object c = d == null ? null : d.children.get(Names.component(part.getBytes(StandardCharsets.ISO_8859_1)));
+                        d = c instanceof GsdTree.Dir cd ? cd : null;
+                    }
+                }
+                // a directory found by the direct lookup is in the shape too; an empty one stands in otherwise
+                return d != null ? d : new GsdTree.Dir(name, prefix);
+            }
+            return dir;
         }
 
         /** The chunk-name prefix of this directory ("" for the frame itself), raw bytes as Latin-1. */
         String rawPrefix() {
-            return dir().rawPrefix;
+            return prefix;
         }
 
         boolean isFrame() {
-            return dir == null;
+            return prefix.isEmpty();
         }
 
         boolean isStaged() {
@@ -267,11 +398,15 @@ final class GsdContainer implements Container {
 
         @Override
         public String name() {
-            return dir == null ? frameName(frame) : dir.name;
+            return name;
         }
 
         @Override
         public Node child(String name) {
+            Node direct = directChild(this, name);
+            if (direct != fallback) {
+                return direct;
+            }
             return wrap(dir().children.get(name));
         }
 
@@ -298,13 +433,13 @@ final class GsdContainer implements Container {
         public Map<String, Object> attributes() {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("frame", frame);
-            if (dir == null) {
+            if (isFrame()) {
                 GsdTree t = tree(frame);
                 a.put("chunkCount", t.chunkCount);
                 a.put("duplicates", t.duplicates.isEmpty() ? "" : String.join("\n", t.duplicates));
                 a.put("committed", !isStaged());
             } else {
-                a.put("prefix", utf8(dir.rawPrefix));
+                a.put("prefix", utf8(prefix));
             }
             return a;
         }

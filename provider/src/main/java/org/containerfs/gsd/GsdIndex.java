@@ -44,6 +44,13 @@ final class GsdIndex {
     private int[] frameFirst = new int[17];
     private int frames;
     private long lastFrame = -1;
+    private int lastId = -1;
+    /** Some frame's entries are not in name-id order (v1 write order, or a hand-made file): no binary search. */
+    private boolean unsorted;
+    /** Two ids carry the same name (a hand-made name list): lookups by name are ambiguous. */
+    private boolean repeatedNames;
+    /** Name ids in unsigned byte order of their names, for prefix ranges; rebuilt when names were added. */
+    private int[] idsByName = new int[0];
     private long dataEnd;
 
     GsdIndex(String file) {
@@ -122,6 +129,64 @@ final class GsdIndex {
 
     static String key(byte[] raw) {
         return new String(raw, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Whether {@link #find} and {@link #namesFrom} may be used (entries id-sorted, names unique). */
+    boolean searchable() {
+        return !unsorted && !repeatedNames;
+    }
+
+    /** The entry of name {@code id} in frame {@code f} (the first if repeated), or -1: a binary search, O(log n). */
+    int find(int f, int id) {
+        if (f < 0 || f >= frames || id < 0) {
+            return -1;
+        }
+        int lo = frameFirst[f];
+        int end = frameFirst[f + 1];
+        int hi = end;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (nameId[mid] < id) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo < end && nameId[lo] == id ? lo : -1;
+    }
+
+    /**
+     * Name ids in byte order of their names; {@code start[0]} receives the position of the first name
+     * not below {@code prefix}, so the names starting with it follow from there (a binary search).
+     */
+    synchronized int[] namesFrom(byte[] prefix, int[] start) {
+        if (idsByName.length != nameCount) {
+            Integer[] ids = new Integer[nameCount];
+            for (int i = 0; i < nameCount; i++) {
+                ids[i] = i;
+            }
+            Arrays.sort(ids, (a, b) -> Arrays.compareUnsigned(names[a], names[b]));
+            idsByName = new int[nameCount];
+            for (int i = 0; i < nameCount; i++) {
+                idsByName[i] = ids[i];
+            }
+        }
+        int lo = 0;
+        int hi = nameCount;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(names[idsByName[mid]], prefix) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        start[0] = lo;
+        return idsByName;
+    }
+
+    static boolean startsWith(byte[] name, byte[] prefix) {
+        return name.length >= prefix.length && Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     /** Reads header, names and index: the whole open. Never reads chunk data. */
@@ -229,7 +294,9 @@ final class GsdIndex {
             names = Arrays.copyOf(names, nameCount * 2);
         }
         names[nameCount] = raw;
-        idByName.putIfAbsent(key(raw), nameCount);
+        if (idByName.putIfAbsent(key(raw), nameCount) != null) {
+            repeatedNames = true;
+        }
         nameCount++;
     }
 
@@ -325,6 +392,13 @@ final class GsdIndex {
             frameFirst[frames] = entries;
             frames++;
         }
+        if (frame != lastFrame) {
+            lastId = -1;
+        }
+        if (id < lastId) {
+            unsorted = true;
+        }
+        lastId = id;
         lastFrame = frame;
         location[entries] = loc;
         if (wideCount == null && n > Integer.MAX_VALUE) {

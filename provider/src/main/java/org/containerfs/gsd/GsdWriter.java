@@ -45,7 +45,12 @@ import org.containerfs.spi.Node;
  * <p>Choices: a v1.0 (or 0.3) file stays v1 and a chunk name longer than 63 bytes is refused there
  * (gsd would silently cut it, renaming the chunk); character chunks are refused in v1 files. A frame
  * committed without chunks exists while the file system stays open, but like gsd's trailing empty
- * frames it is not stored unless a later frame holds a chunk.
+ * frames it is not stored unless a later frame holds a chunk. The staged frame is shown with the
+ * same split rule as a stored one, so a name is written before the names that extend it
+ * ({@code particles} before {@code particles/position}): once {@code particles/} is a directory of
+ * the staged frame, a file of that name can no longer be created in it. Chunk names come from the
+ * path: {@code /3/particles/position} (after {@code mkdir /3/particles}) and
+ * {@code /3/particles%2Fposition} both write the chunk {@code particles/position}.
  */
 final class GsdWriter implements ContainerWriter {
     private static final int COPY_BUFFER = 1 << 20;

@@ -106,4 +106,42 @@ class GsdLookupTest {
             }
         }
     }
+
+    @Test
+    void concurrentLookupsAndReadsSeeTheSameBytes() throws Exception {
+        Path file = corpus("hoomd_trajectory.gsd");
+        Map<String, byte[]> expected = new TreeMap<>();
+        try (FileSystem fs = open(file, Map.of())) {
+            try (Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+                for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                    expected.put(p.toString(), Files.readAllBytes(p));
+                }
+            }
+        }
+        List<String> paths = List.copyOf(expected.keySet());
+        try (FileSystem fs = open(file, Map.of("hoomd", "true"))) {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+            try {
+                List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    int seed = t;
+                    results.add(pool.submit(() -> {
+                        java.util.Random r = new java.util.Random(seed);
+                        int checked = 0;
+                        for (int i = 0; i < 2000; i++) {
+                            String p = paths.get(r.nextInt(paths.size()));
+                            assertThat(Files.readAllBytes(fs.getPath(p))).as(p).isEqualTo(expected.get(p));
+                            checked++;
+                        }
+                        return checked;
+                    }));
+                }
+                for (java.util.concurrent.Future<Integer> f : results) {
+                    assertThat(f.get()).isEqualTo(2000);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
 }

@@ -297,6 +297,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
 
             @Override
             public Iterator<Path> iterator() {
+                fs.ensureOpen();
                 if (closed || iterated) {
                     throw new IllegalStateException(closed ? "directory stream closed" : "iterator already obtained");
                 }

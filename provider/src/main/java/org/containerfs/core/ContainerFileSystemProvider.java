@@ -252,6 +252,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
         if (options.contains(StandardOpenOption.WRITE) || options.contains(StandardOpenOption.APPEND)) {
+            toContainerPath(path).getFileSystem().ensureWritable();
             throw new UnsupportedOperationException("new records are written through Files.newByteChannel "
                     + "or Files.newOutputStream; FileChannel is for reading");
         }

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.ProviderMismatchException;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -36,6 +37,7 @@ import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -431,6 +433,14 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         ContainerPath src = toContainerPath(source);
         ContainerPath dst = toContainerPath(target);
         Node node = src.getFileSystem().lookup(src);
+        if (Arrays.asList(options).contains(StandardCopyOption.REPLACE_EXISTING)) {
+            ContainerFileSystem fs = dst.getFileSystem();
+            fs.ensureWritable();
+            if (fs.read(() -> fs.find(dst)) != null) {
+                throw new AccessDeniedException(dst.toString(), null,
+                        "existing records are never replaced; " + fs.writer().allowedWrites());
+            }
+        }
         if (node.isDirectory()) {
             createDirectory(dst);
             return;

@@ -56,6 +56,11 @@ final class TestContainers {
         return FileSystems.newFileSystem(container, Map.of("accessMode", "readWrite"));
     }
 
+    /** A new, empty container, writable (through the lime: URI: zipfs would claim a path with create=true). */
+    static FileSystem create(Path container) throws IOException {
+        return FileSystems.newFileSystem(java.net.URI.create("lime:" + container.toUri()), Map.of("create", "true"));
+    }
+
     static String sha256(byte[] data) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));

@@ -358,7 +358,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             throw new FileSystemException("/", null, "is a directory");
         }
         String name = abs.getFileName().toString();
-        Map<String, Object> attributes = attributeMap(attrs);
+        Map<String, Object> attributes = attributeMap(fs, attrs);
         WritableByteChannel sink = fs.write(() -> {
             Node existing = fs.find(abs);
             ContainerWriter writer = fs.writer();
@@ -386,9 +386,20 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         return new ContainerWriteChannel(fs, sink, abs.toString());
     }
 
-    private static Map<String, Object> attributeMap(FileAttribute<?>[] attrs) {
+    /**
+     * Attributes given at creation, for the format. Only the format's own view can mean anything to a
+     * container; others (posix:permissions, say) are refused as Files.createFile's contract asks,
+     * rather than silently dropped.
+     */
+    private static Map<String, Object> attributeMap(ContainerFileSystem fs, FileAttribute<?>[] attrs) {
         Map<String, Object> map = new LinkedHashMap<>();
         for (FileAttribute<?> a : attrs) {
+            int colon = a.name().indexOf(':');
+            String view = colon < 0 ? "basic" : a.name().substring(0, colon);
+            if (!view.equals(fs.format().name())) {
+                throw new UnsupportedOperationException("attribute " + a.name() + " cannot be set on creation in a "
+                        + fs.format().name() + " container (only " + fs.format().name() + ":* attributes)");
+            }
             map.put(a.name(), a.value());
         }
         return map;
@@ -403,7 +414,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         if (parentPath == null) {
             throw new FileAlreadyExistsException("/");
         }
-        Map<String, Object> attributes = attributeMap(attrs);
+        Map<String, Object> attributes = attributeMap(fs, attrs);
         fs.write(() -> {
             if (fs.find(path) != null) {
                 throw new FileAlreadyExistsException(path.toString());

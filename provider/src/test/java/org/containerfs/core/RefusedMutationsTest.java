@@ -21,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -195,6 +196,23 @@ class RefusedMutationsTest {
                 AccessDeniedException.class, "lime:type".substring(5), "cannot be set", ALLOWED);
         refused("lime:me", () -> Files.setAttribute(p(LAST), "lime:me", false), AccessDeniedException.class,
                 "cannot be set");
+    }
+
+    @Test
+    void creationAttributesOfOtherViewsAreUnsupported() throws IOException {
+        fs = TestContainers.openWritable(container);
+        var permissions = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--"));
+        refused("posix permissions on a new record", () -> Files.createFile(p("/msg03/rec02.x"), permissions),
+                UnsupportedOperationException.class, "posix:permissions", "lime");
+        refused("posix permissions on a new message", () -> Files.createDirectory(p("/msg04"), permissions),
+                UnsupportedOperationException.class, "posix:permissions");
+        refused("posix permissions through newByteChannel", () -> Files.newByteChannel(p("/msg03/rec02.x"),
+                java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), permissions),
+                UnsupportedOperationException.class, "posix:permissions");
+        // nothing was left half-done: the same names are still the next ones
+        Files.createFile(p("/msg03/rec02.x"));
+        Files.createDirectory(p("/msg04"));
+        assertThat(Files.size(p("/msg03/rec02.x"))).isZero();
     }
 
     @Test

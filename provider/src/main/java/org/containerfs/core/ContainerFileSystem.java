@@ -334,8 +334,15 @@ public final class ContainerFileSystem extends FileSystem {
         ensureWritable();
         ContainerWriter w = writer;
         if (w == null) {
-            w = container.openWriter();
-            writer = w;
+            // delete() and move() ask for the writer outside the tree lock: two unsynchronized
+            // first calls could each make a writer, and records would then go through two of them.
+            synchronized (this) {
+                w = writer;
+                if (w == null) {
+                    w = container.openWriter();
+                    writer = w;
+                }
+            }
         }
         return w;
     }

@@ -50,7 +50,7 @@ public final class ByteRangeContent implements Content {
             while (dst.hasRemaining()) {
                 int n = channel.read(dst, offset + position + total);
                 if (n < 0) {
-                    throw truncated(position + total);
+                    throw truncated(position + total, channel.size());
                 }
                 total += n;
             }
@@ -66,15 +66,20 @@ public final class ByteRangeContent implements Content {
             return 0;
         }
         long want = Math.min(count, length - position);
-        if (offset + position + want > channel.size()) {
-            throw truncated(Math.max(position, channel.size() - offset));
+        long fileSize = channel.size();
+        if (offset + position + want > fileSize) {
+            throw truncated(Math.max(position, fileSize - offset), fileSize);
         }
         return channel.transferTo(offset + position, want, target);
     }
 
-    private TruncatedDataException truncated(long position) {
+    /**
+     * {@code position}: the first missing byte asked for, relative to the range; {@code fileSize}: where
+     * the file ends (not where the read failed: a read that starts past the end fails at its start).
+     */
+    private TruncatedDataException truncated(long position, long fileSize) {
         return new TruncatedDataException(channel.name(), offset + position,
                 label + " declares " + length + " bytes from byte " + offset
-                        + " but the file ends before byte " + (offset + position + 1));
+                        + " but the file ends at byte " + fileSize);
     }
 }

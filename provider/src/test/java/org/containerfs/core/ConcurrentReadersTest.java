@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentReadersTest {
     private static final int THREADS = 8;
     private static final int RECORDS = 40;
-    private static final int ROUNDS_PER_THREAD = 250;
+    private static final int ROUNDS_PER_THREAD = 150;
 
     @TempDir
     static Path dir;
@@ -62,7 +62,7 @@ class ConcurrentReadersTest {
                 if (r % 8 == 0) {
                     Files.createDirectory(msg);
                 }
-                sizes[r] = r % 10 == 3 ? 0 : random.nextInt(r % 4 == 0 ? 600_000 : 5_000);
+                sizes[r] = r % 10 == 3 ? 0 : random.nextInt(r % 4 == 0 ? 300_000 : 5_000);
                 Path record = msg.resolve(String.format("rec%02d.data-%d", r % 8 + 1, r));
                 try (SeekableByteChannel out = Files.newByteChannel(record, StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE)) {

@@ -109,6 +109,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         } else {
             throw new IllegalArgumentException("env accessMode must be readOnly or readWrite, got " + accessMode);
         }
+        if (create && !writable) {
+            throw new IllegalArgumentException("env create=true cannot be combined with accessMode=readOnly");
+        }
         String requested = options.getString("format", null);
         if (requested != null && !requested.equalsIgnoreCase(format.name())) {
             throw new UnsupportedOperationException(path + ": format " + requested + " requested, this is " + format.name());
@@ -122,6 +125,13 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             if (!create) {
                 throw new NoSuchFileException(path.toString(), null, "no such container (env create=true makes one)");
             }
+        } else if (!Files.isRegularFile(path)) {
+            // a directory is nobody's container: let FileSystems.newFileSystem ask the next provider
+            if (!selected) {
+                throw new UnsupportedOperationException(path + " is not a regular file");
+            }
+            throw new FileSystemException(path.toString(), null, "not a regular file: a " + format.name()
+                    + " container is a file");
         } else {
             ByteBuffer head = readHead(path);
             boolean matches = format.probe(head.duplicate(), String.valueOf(path.getFileName()))

@@ -157,6 +157,26 @@ class FileSystemLifecycleTest {
     }
 
     @Test
+    void createCannotBeReadOnly() {
+        Path missing = dir.resolve("never.lime");
+        assertThatThrownBy(() -> limeProvider().newFileSystem(missing, Map.of("create", "true", "accessMode", "readOnly")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("create=true").hasMessageContaining("readOnly");
+        assertThat(missing).doesNotExist();
+    }
+
+    @Test
+    void aDirectoryIsNoContainer() throws IOException {
+        assertThatThrownBy(() -> FileSystems.newFileSystem(dir)).isInstanceOf(ProviderNotFoundException.class);
+        Path named = Files.createDirectory(dir.resolve("looks.lime"));
+        assertThatThrownBy(() -> limeProvider().newFileSystem(named, Map.of()))
+                .isExactlyInstanceOf(FileSystemException.class)
+                .hasMessageContaining("looks.lime").hasMessageContaining("not a regular file");
+        assertThatThrownBy(() -> limeProvider().newFileSystem(named, Map.of("create", "true")))
+                .isExactlyInstanceOf(FileSystemException.class);
+    }
+
+    @Test
     void oneWriterAtATime() throws IOException {
         Path file = TestContainers.copyCorpus("s01_single_record.lime", dir.resolve("one.lime"));
         try (FileSystem writer = FileSystems.newFileSystem(file, Map.of("accessMode", "readWrite"))) {

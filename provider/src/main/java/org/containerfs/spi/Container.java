@@ -25,6 +25,16 @@ public interface Container extends Closeable {
     }
 
     /**
+     * Whether the last scan stopped before the end of the file at bytes it could not use yet (an
+     * append in progress or torn). While true, the core calls {@link #refresh()} even if the file
+     * size did not change, since a writer may complete such a tail in place, as a LIME writer does
+     * by writing a record's header last. Called under the read lock.
+     */
+    default boolean hasIncompleteTail() {
+        return false;
+    }
+
+    /**
      * The format's append logic, called once when the file system is opened writable. Formats that
      * cannot append throw {@link ReadOnlyFileSystemException} or an {@link java.nio.file.AccessDeniedException}
      * saying why.

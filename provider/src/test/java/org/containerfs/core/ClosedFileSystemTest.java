@@ -3,6 +3,7 @@ package org.containerfs.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -142,6 +143,41 @@ class ClosedFileSystemTest {
                     .isEqualTo(Map.of("me", true, "mb", false));
             assertThat(Files.readAttributes(reopened.getPath("/msg03/rec01.lime-test-text3"), "lime:me"))
                     .containsEntry("me", false);
+        }
+    }
+
+    @Test
+    void aRecordClosedWhileTheFileSystemClosesIsCommittedWithoutErrorOrDeadlock() throws Exception {
+        Path container = TestContainers.copyCorpus("s02_lime_writer_test1.lime", dir.resolve("c.lime"));
+        ContainerFileSystem fs = (ContainerFileSystem) TestContainers.openWritable(container);
+        SeekableByteChannel out = Files.newByteChannel(fs.getPath("/msg03/rec02.racing"),
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        out.write(ByteBuffer.wrap("raced".getBytes(StandardCharsets.US_ASCII)));
+        java.util.concurrent.atomic.AtomicReference<Throwable> closeFailure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread closer = new Thread(() -> {
+            try {
+                out.close();
+            } catch (Throwable t) {
+                closeFailure.set(t);
+            }
+        });
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+            // Hold the tree lock, let the other thread block in the channel's close, then close the
+            // file system from inside the lock: the two closes meet in opposite order.
+            fs.write(() -> {
+                closer.start();
+                while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TERMINATED) {
+                    Thread.onSpinWait();
+                }
+                fs.close();
+                return null;
+            });
+            closer.join();
+        });
+        assertThat(closeFailure.get()).as("the channel's own close").isNull();
+        assertThat(out.isOpen()).isFalse();
+        try (FileSystem reopened = TestContainers.openReadOnly(container)) {
+            assertThat(Files.readString(reopened.getPath("/msg03/rec02.racing"))).isEqualTo("raced");
         }
     }
 

@@ -588,7 +588,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     private ContainerFileAttributes basicAttributes(ContainerPath p) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
         Node node = fs.lookup(p);
-        return new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(), fs.lastModified());
+        // under the read lock, as the SPI promises formats: size() may read index arrays a refresh grows
+        return fs.read(() -> new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(),
+                fs.lastModified()));
     }
 
     private Map<String, Object> formatAttributes(ContainerPath p) throws IOException {

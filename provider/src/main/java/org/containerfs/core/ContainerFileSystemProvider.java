@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +68,11 @@ import org.containerfs.spi.Node;
 public class ContainerFileSystemProvider extends FileSystemProvider {
     private final ContainerFormat format;
     private final Map<Path, ContainerFileSystem> byContainer = new HashMap<>();
+    /**
+     * Containers open for writing in this JVM (guarded by byContainer). The file lock keeps other
+     * processes out, but some file systems grant every lock (jimfs) or have none (zipfs).
+     */
+    private final Set<Path> writing = new HashSet<>();
 
     protected ContainerFileSystemProvider(ContainerFormat format) {
         this.format = format;
@@ -148,7 +154,22 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         Set<StandardOpenOption> openOptions = writable
                 ? EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE)
                 : EnumSet.of(StandardOpenOption.READ);
-        ContainerChannel channel = ContainerChannel.open(path, openOptions);
+        Path key = key(path);
+        if (writable) {
+            synchronized (byContainer) {
+                if (!writing.add(key)) {
+                    throw new FileSystemException(path.toString(), null,
+                            "the container is already open for writing in this JVM: one writer at a time");
+                }
+            }
+        }
+        ContainerChannel channel;
+        try {
+            channel = ContainerChannel.open(path, openOptions);
+        } catch (IOException | RuntimeException | Error e) {
+            releaseWriting(writable, key);
+            throw e;
+        }
         FileLock lock = null;
         try {
             if (writable) {
@@ -159,7 +180,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             ContainerFileSystem fs = new ContainerFileSystem(this, path, channel, container, writable,
                     options.getBoolean("refresh", true), lock);
             synchronized (byContainer) {
-                byContainer.putIfAbsent(key(path), fs);
+                byContainer.putIfAbsent(key, fs);
             }
             return fs;
         } catch (IOException | RuntimeException | Error e) {
@@ -168,7 +189,16 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
+            releaseWriting(writable, key);
             throw e;
+        }
+    }
+
+    private void releaseWriting(boolean writable, Path key) {
+        if (writable) {
+            synchronized (byContainer) {
+                writing.remove(key);
+            }
         }
     }
 
@@ -216,6 +246,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     void removeFileSystem(ContainerFileSystem fs) {
         synchronized (byContainer) {
             byContainer.remove(key(fs.containerPath()), fs);
+            if (!fs.isReadOnly()) {
+                writing.remove(key(fs.containerPath()));
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package org.containerfs.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
@@ -131,6 +132,21 @@ class JimfsHostedContainerTest {
                 assertThat(TestContainers.sha256(Files.readAllBytes(lime.getPath(row.path())))).isEqualTo(row.sha256());
             }
             assertThat(Files.readString(lime.getPath("/msg03/rec03.text-appended"))).isEqualTo("joined the last message");
+        }
+    }
+
+    @Test
+    void oneWriterAtATimeAlsoWhereFileLocksAreNotEnforced() throws IOException {
+        // jimfs grants every FileChannel lock, so the file lock alone cannot keep a second writer out
+        Path container = copyToMemory("s01_single_record.lime", "/one.lime");
+        try (FileSystem writer = FileSystems.newFileSystem(container, Map.of("accessMode", "readWrite"))) {
+            assertThatThrownBy(() -> FileSystems.newFileSystem(container, Map.of("accessMode", "readWrite")))
+                    .isInstanceOf(java.nio.file.FileSystemException.class)
+                    .hasMessageContaining("already open for writing");
+            Files.writeString(writer.getPath("/msg01/rec02.only-writer"), "mine");
+        }
+        try (FileSystem again = FileSystems.newFileSystem(container, Map.of("accessMode", "readWrite"))) {
+            assertThat(Files.readString(again.getPath("/msg01/rec02.only-writer"))).isEqualTo("mine");
         }
     }
 

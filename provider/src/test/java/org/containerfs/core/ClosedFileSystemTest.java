@@ -31,9 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a closed file system still does and what it refuses. As with zipfs, {@code getPath} and the
  * purely syntactic path operations (resolve, normalize, toUri...) keep working on a closed file
- * system; everything that touches the container throws {@link ClosedFileSystemException}, including
- * {@code getRootDirectories()} and {@code getFileStores()} (as jimfs does; zipfs still answers those).
- * Channels and streams open at close time are closed with it.
+ * system (jimfs 1.3 refuses even getPath); everything that touches the container throws
+ * {@link ClosedFileSystemException}, including {@code getRootDirectories()} and {@code getFileStores()}
+ * (as jimfs does; zipfs still answers those two). Channels and streams open at close time are
+ * closed with it.
  */
 class ClosedFileSystemTest {
     private static final String RECORD = "/msg01/rec01.lime-test-text1";
@@ -60,6 +61,7 @@ class ClosedFileSystemTest {
         assertThat(fs.getPathMatcher("glob:*.x").matches(fs.getPath("a.x"))).isTrue();
         assertThat(fs.supportedFileAttributeViews()).contains("basic", "lime");
         assertThat(fs.isReadOnly()).isTrue();
+        assertThat(fs.getSeparator()).isEqualTo("/");
         assertThatThrownBy(() -> fs.provider().getFileSystem(uri)).isInstanceOf(FileSystemNotFoundException.class);
 
         List<ThrowingCallable> accesses = List.of(

@@ -415,6 +415,8 @@ class ContainerPathTest {
 
     @Test
     void watchServicesAreNotOffered() {
+        assertThatThrownBy(() -> fs.getPath("/msg01").register(null, new java.nio.file.WatchEvent.Kind<?>[0]))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("WatchService");
         assertThatThrownBy(() -> fs.newWatchService()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> fs.getUserPrincipalLookupService()).isInstanceOf(UnsupportedOperationException.class);
         assertThat(fs.getSeparator()).isEqualTo("/");

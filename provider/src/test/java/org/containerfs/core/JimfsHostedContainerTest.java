@@ -164,6 +164,23 @@ class JimfsHostedContainerTest {
     }
 
     @Test
+    void aContainerInsideARecordOfAnotherContainer() throws IOException {
+        // containerfs is itself "any NIO file system": a LIME file stored as a record opens in place
+        Path outer = memory.getPath("/outer.lime");
+        try (FileSystem lime = TestContainers.create(outer)) {
+            Files.createDirectory(lime.getPath("/msg01"));
+            Files.write(lime.getPath("/msg01/rec01.lime-file"), Files.readAllBytes(TestContainers.corpus("s03_multi_msg_pack.lime")));
+        }
+        try (FileSystem lime = FileSystems.newFileSystem(outer);
+                FileSystem inner = FileSystems.newFileSystem(lime.getPath("/msg01/rec01.lime-file"))) {
+            for (TestContainers.Row row : TestContainers.manifest("s03_multi_msg_pack.lime")) {
+                assertThat(TestContainers.sha256(Files.readAllBytes(inner.getPath(row.path())))).isEqualTo(row.sha256());
+            }
+            assertThat(inner.getPath("/msg02").toUri().toString()).startsWith("lime:lime:jimfs:");
+        }
+    }
+
+    @Test
     void aContainerInsideAZipOnJimfs() throws IOException {
         Path zip = memory.getPath("/bundle.zip");
         try (FileSystem zipfs = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {

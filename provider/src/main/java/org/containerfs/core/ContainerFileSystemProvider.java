@@ -73,6 +73,8 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
      * processes out, but some file systems grant every lock (jimfs) or have none (zipfs).
      */
     private final Set<Path> writing = new HashSet<>();
+    /** Containers being opened through newFileSystem(URI) right now (guarded by byContainer). */
+    private final Set<Path> openingByUri = new HashSet<>();
 
     protected ContainerFileSystemProvider(ContainerFormat format) {
         this.format = format;
@@ -94,12 +96,20 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         checkScheme(uri);
         Path container = Paths.get(Uris.containerOf(uri));
         Path key = key(container);
+        // Reserve the URI for the whole open, so that of two threads opening it one gets
+        // FileSystemAlreadyExistsException; no lock is held while the container is scanned.
         synchronized (byContainer) {
-            if (byContainer.containsKey(key)) {
+            if (byContainer.containsKey(key) || !openingByUri.add(key)) {
                 throw new FileSystemAlreadyExistsException(uri.toString());
             }
         }
-        return newFileSystem(container, env);
+        try {
+            return newFileSystem(container, env);
+        } finally {
+            synchronized (byContainer) {
+                openingByUri.remove(key);
+            }
+        }
     }
 
     @Override

@@ -129,6 +129,46 @@ class FileSystemLifecycleTest {
     }
 
     @Test
+    void twoThreadsOpeningOneUriGetOneFileSystemAndOneAlreadyExists() throws Exception {
+        Path file = TestContainers.copyCorpus("s04_padding_len_0_to_17.lime", dir.resolve("race.lime"));
+        URI uri = URI.create("lime:" + file.toUri());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int trial = 0; trial < 40; trial++) {
+                java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(2);
+                List<java.util.concurrent.Future<FileSystem>> opens = new java.util.ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    opens.add(pool.submit(() -> {
+                        barrier.await();
+                        try {
+                            return FileSystems.newFileSystem(uri, Map.of());
+                        } catch (FileSystemAlreadyExistsException e) {
+                            return null;
+                        }
+                    }));
+                }
+                List<FileSystem> opened = new java.util.ArrayList<>();
+                for (var f : opens) {
+                    FileSystem fs = f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    if (fs != null) {
+                        opened.add(fs);
+                    }
+                }
+                try {
+                    assertThat(opened).as("trial %d", trial).hasSize(1);
+                    assertThat(FileSystems.getFileSystem(uri)).isSameAs(opened.get(0));
+                } finally {
+                    for (FileSystem fs : opened) {
+                        fs.close();
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aUriOfAnotherSchemeIsRefused() {
         URI zip = URI.create("jar:file:///tmp/x.zip!/a");
         assertThatThrownBy(() -> limeProvider().getFileSystem(zip)).isInstanceOf(IllegalArgumentException.class)

@@ -68,7 +68,7 @@ final class LimeContainer implements Container {
     }
 
     @Override
-    public boolean refreshPending() {
+    public boolean hasIncompleteTail() {
         return index.damage() != null && index.tailIsUncommitted();
     }
 

@@ -65,7 +65,9 @@ public final class G3Format implements ContainerFormat {
             return false;
         }
         b.order(flag == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
-        return b.getInt(b.position() + 1) == 1;
+        // any small class version: a version other than 1 must reach open() and fail there with its own error
+        int version = b.getInt(b.position() + 1);
+        return version >= 0 && version < 256;
     }
 
     /** Whether the container starts with the gzip magic bytes. */

@@ -162,6 +162,15 @@ final class G3Index {
      * (strict: thrown). Nothing is allocated from a declared length or count.
      */
     void scan(SequentialReader in, boolean strict) throws IOException {
+        scan(in, strict, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #scan(SequentialReader, boolean)}, refusing frames that declare more than
+     * {@code maxFrameBytes}: for a gzip stream, whose size is unknown until it is inflated, this bounds
+     * the work a small hostile file (a gzip bomb) can cause per frame.
+     */
+    void scan(SequentialReader in, boolean strict, long maxFrameBytes) throws IOException {
         damage = null;
         tailLength = 0;
         tailTruncated = false;
@@ -239,6 +248,11 @@ final class G3Index {
                     break;
                 }
                 long blobAt = in.position();
+                if (blobAt - start + blobLen > maxFrameBytes || blobLen == Long.MAX_VALUE && maxFrameBytes != Long.MAX_VALUE) {
+                    problem = "a frame of at most " + maxFrameBytes + " bytes (env maxFrameBytes), but key " + i
+                            + " of the frame at byte " + start + " declares a blob of " + Long.toUnsignedString(blobLen) + " bytes";
+                    break;
+                }
                 if (in.skip(blobLen) != blobLen) {
                     problem = "a blob of " + Long.toUnsignedString(blobLen) + " bytes at byte " + blobAt
                             + " (key " + i + " of the frame at byte " + start + ")";

@@ -170,7 +170,8 @@ final class G3Writer implements ContainerWriter {
                 throw new ContainerFormatException(file, next, "a file that ends with complete frames before appending, but "
                         + index.damage() + "; refusing to append after damage");
             }
-            // a torn append: a prefix of a frame that no reader can use
+            // A torn append: a prefix of a frame that no reader can use. Cutting it off is the only change
+            // this writer ever makes to bytes already in the file.
             channel.truncate(next);
         } else if (channel.size() > next) {
             // bytes appeared after our last scan (another writer): do not overwrite them

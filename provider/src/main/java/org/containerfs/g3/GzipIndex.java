@@ -28,6 +28,8 @@ import org.containerfs.spi.TruncatedDataException;
  */
 final class GzipIndex implements G3Data {
     static final long DEFAULT_SPAN = 4L << 20;
+    /** Largest frame a gzip scan accepts unless env maxFrameBytes says otherwise: what our writer can write. */
+    static final long DEFAULT_MAX_FRAME = Integer.MAX_VALUE;
     private static final int CURSORS = 4;
 
     private final ContainerChannel channel;
@@ -86,7 +88,7 @@ final class GzipIndex implements G3Data {
                 addMember(compressedOffset);
             }
         });
-        index.scan(inflater, source.strict());
+        index.scan(inflater, source.strict(), source.options().getLong("maxFrameBytes", DEFAULT_MAX_FRAME));
         // the frame scan stops at the end of the decompressed stream, having read all of it
         streamSize = inflater.position();
         gzipDamage = inflater.damage();

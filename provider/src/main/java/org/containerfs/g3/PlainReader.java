@@ -4,11 +4,17 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.containerfs.spi.ContainerChannel;
 
-/** Sequential reads of an uncompressed file through a small window; skips seek without reading. */
+/**
+ * Sequential reads of an uncompressed file through a window; skips seek without reading. After a
+ * skip past the window (a large blob) the next window is small, so opening a file of big blobs
+ * reads little more than the frame headers and keys.
+ */
 final class PlainReader implements SequentialReader {
     private final ContainerChannel channel;
     private final long size;
+    private static final int SMALL = 4 * 1024;
     private final ByteBuffer window = ByteBuffer.allocate(64 * 1024);
+    private boolean skippedFar;
     private long windowStart;
     private long position;
 
@@ -35,6 +41,10 @@ final class PlainReader implements SequentialReader {
                     break;
                 }
                 window.clear();
+                if (skippedFar) {
+                    window.limit(SMALL);
+                }
+                skippedFar = false;
                 channel.readUpTo(window, position);
                 window.flip();
                 windowStart = position;
@@ -55,6 +65,9 @@ final class PlainReader implements SequentialReader {
     public long skip(long n) {
         long k = Math.max(0, Math.min(n, size - position));
         position += k;
+        if (position - windowStart > window.limit()) {
+            skippedFar = true;
+        }
         return k;
     }
 

@@ -273,6 +273,25 @@ class G3GzipTest {
     }
 
     @Test
+    void aFrameLargerThanMaxFrameBytesEndsTheGzipScanInsteadOfInflatingIt() throws Exception {
+        byte[] bomb = G3TestSupport.frame(ByteOrder.LITTLE_ENDIAN, 'S', List.of("zeros".getBytes()),
+                List.of(new byte[20 << 20]));
+        Path gz = tmp.resolve("bomb.g3.gz");
+        Files.write(gz, gzip(concat(G3TestSupport.corpusBytes("test-le.g3"), bomb), 9, Deflater.DEFAULT_STRATEGY));
+        assertThat(Files.size(gz)).isLessThan(100_000);
+        try (FileSystem z = G3TestSupport.open(gz, Map.of("maxFrameBytes", 1 << 20))) {
+            assertThat(Files.getAttribute(z.getPath("/"), "g3:frames")).isEqualTo(1);
+            assertThat((String) Files.getAttribute(z.getPath("/"), "g3:damage")).contains("maxFrameBytes");
+        }
+        assertThatThrownBy(() -> G3TestSupport.open(gz, Map.of("maxFrameBytes", 1 << 20, "strict", true)))
+                .isInstanceOf(ContainerFormatException.class).hasMessageContaining("maxFrameBytes");
+        try (FileSystem z = G3TestSupport.open(gz)) {
+            assertThat(Files.getAttribute(z.getPath("/"), "g3:frames")).isEqualTo(2);
+            assertThat(Files.size(z.getPath("/000001.Scan/zeros"))).isEqualTo(20 << 20);
+        }
+    }
+
+    @Test
     void theCorpusGzipMatchesItsPlainTwin() throws Exception {
         try (FileSystem p = G3TestSupport.open(G3TestSupport.corpus("simple-types.g3"));
                 FileSystem z = G3TestSupport.open(G3TestSupport.corpus("simple-types.g3.gz"))) {

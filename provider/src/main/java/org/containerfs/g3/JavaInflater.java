@@ -335,8 +335,13 @@ final class JavaInflater implements SequentialReader {
                         System.arraycopy(o, src, o, w, len);
                         w += len;
                     } else {
-                        for (int i = 0; i < len; i++) {
-                            o[w++] = o[src + i];
+                        // an overlapping match repeats the last d bytes: copy runs that double each time
+                        int left = len;
+                        while (left > 0) {
+                            int n = Math.min(left, w - src);
+                            System.arraycopy(o, src, o, w, n);
+                            w += n;
+                            left -= n;
                         }
                     }
                 }

@@ -244,6 +244,8 @@ class G3WriteTest {
                     .hasMessageContaining("Cannot append to compressed file.");
         }
         assertThat(Files.readAllBytes(file)).isEqualTo(G3TestSupport.corpusBytes("simple-types.g3.gz"));
+        assertThatThrownBy(() -> G3TestSupport.open(tmp.resolve("new.g3.gz"), CREATE))
+                .isInstanceOf(AccessDeniedException.class).hasMessageContaining("compressed");
     }
 
     @Test

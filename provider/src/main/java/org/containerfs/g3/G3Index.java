@@ -55,6 +55,8 @@ final class G3Index {
     private long tailLength;
     private String damage;
     private boolean tailTruncated;
+    /** The CRC of the frame being scanned, when the scan reads blobs anyway (gzip). */
+    private int scanCrc;
 
     G3Index(String file) {
         this.file = file;
@@ -178,6 +180,8 @@ final class G3Index {
         byte[] eight = new byte[8];
         List<byte[]> pendingKeys = new ArrayList<>();
         long[] pendingBlob = new long[32];
+        boolean checkCrc = in.skipReadsData();
+        byte[] crcBuffer = checkCrc ? new byte[64 * 1024] : null;
         while (true) {
             long start = in.position();
             int got = in.read(header, 0, HEADER);
@@ -219,6 +223,7 @@ final class G3Index {
                 return;
             }
             pendingKeys.clear();
+            scanCrc = 0;
             int n = (int) count;
             String problem = null;
             boolean truncated = false;
@@ -241,6 +246,9 @@ final class G3Index {
                     truncated = true;
                     break;
                 }
+                if (checkCrc) {
+                    scanCrc = G3Crc.update(scanCrc, key, 0, key.length);
+                }
                 long blobLen = readLength(in, eight, order);
                 if (blobLen < 0) {
                     problem = "the blob length of key " + i + " of the frame at byte " + start;
@@ -253,7 +261,7 @@ final class G3Index {
                             + " of the frame at byte " + start + " declares a blob of " + Long.toUnsignedString(blobLen) + " bytes";
                     break;
                 }
-                if (in.skip(blobLen) != blobLen) {
+                if ((checkCrc ? crcSkip(in, blobLen, crcBuffer, i) : in.skip(blobLen)) != blobLen) {
                     problem = "a blob of " + Long.toUnsignedString(blobLen) + " bytes at byte " + blobAt
                             + " (key " + i + " of the frame at byte " + start + ")";
                     truncated = true;
@@ -277,7 +285,24 @@ final class G3Index {
             }
             int crc = ByteBuffer.wrap(eight, 0, 4).order(order).getInt();
             addFrame(start, in.position() - start, type, crc, order == ByteOrder.BIG_ENDIAN, pendingKeys, pendingBlob);
+            if (checkCrc) {
+                setCrc(frames - 1, scanCrc);
+            }
         }
+    }
+
+    /** Reads (rather than skips) a blob, continuing {@link #scanCrc}; returns the count read. */
+    private long crcSkip(SequentialReader in, long length, byte[] buffer, int entry) throws IOException {
+        long done = 0;
+        while (done < length) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, length - done));
+            if (n <= 0) {
+                break;
+            }
+            scanCrc = G3Crc.update(scanCrc, buffer, 0, n);
+            done += n;
+        }
+        return done;
     }
 
     /** A u64 length, or -1 at the end of the stream; lengths of 2^63 and more are reported as huge. */

@@ -20,7 +20,7 @@ import org.containerfs.spi.ContainerSource;
  * modification time and the same restart span; otherwise the file is scanned and the index rewritten.
  */
 final class IndexStore {
-    private static final long MAGIC = 0x4733_5A49_4458_3031L; // "G3ZIDX01"
+    private static final long MAGIC = 0x4733_5A49_4458_3032L; // "G3ZIDX02"
 
     private final Path path;
     private final long size;
@@ -98,13 +98,18 @@ final class IndexStore {
                 for (int e = 0; e < n; e++) {
                     int id = in.readInt();
                     if (id < 0 || id >= keys.size()) {
-                        return false;
+                        throw new IOException("bad key id " + id);
                     }
                     frameKeys.add(keys.get(id));
                     blobs[2 * e] = in.readLong();
                     blobs[2 * e + 1] = in.readLong();
                 }
+                int state = in.readByte();
+                int computed = in.readInt();
                 index.addFrame(offset, length, type, crc, big, frameKeys, blobs);
+                if (state != 0) {
+                    index.setCrc(f, computed);
+                }
             }
             long tailLength = in.readLong();
             boolean truncated = in.readBoolean();
@@ -168,6 +173,8 @@ final class IndexStore {
                         out.writeLong(index.blobOffset(e));
                         out.writeLong(index.blobLength(e));
                     }
+                    out.writeByte(index.crcState(f));
+                    out.writeInt(index.crcComputed(f));
                 }
                 out.writeLong(index.tailLength());
                 out.writeBoolean(index.tailTruncated());

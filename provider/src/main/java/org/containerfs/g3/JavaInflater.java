@@ -113,6 +113,11 @@ final class JavaInflater implements SequentialReader {
     }
 
     @Override
+    public boolean skipReadsData() {
+        return true;
+    }
+
+    @Override
     public int read(byte[] b, int off, int len) throws IOException {
         int done = 0;
         while (done < len) {

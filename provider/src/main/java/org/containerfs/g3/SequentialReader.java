@@ -16,4 +16,12 @@ interface SequentialReader {
 
     /** Bytes left if known without reading (plain files), else -1. */
     long remaining() throws IOException;
+
+    /**
+     * Whether skipping costs as much as reading (a gzip stream is inflated either way): then the scan
+     * reads blobs and checks every frame's CRC at once, so no later read needs a second pass over a frame.
+     */
+    default boolean skipReadsData() {
+        return false;
+    }
 }

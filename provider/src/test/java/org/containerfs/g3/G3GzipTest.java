@@ -29,14 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** .g3.gz: same tree as the decompressed stream, random access from restart points, damage, persisted index. */
 class G3GzipTest {
-    private static final long SPAN = 128 * 1024;
-    private static final int FRAMES = 150;
+    private static final long SPAN = 64 * 1024;
+    private static final int FRAMES = 100;
     private static byte[] stream;
 
     @TempDir
     Path tmp;
 
-    /** About 3 MB of frames: random doubles (incompressible: stored blocks), small ints and text (compressible). */
+    /** About 1 MB of frames: random doubles (incompressible: stored blocks), small ints and text (compressible). */
     @BeforeAll
     static void generate() {
         Random random = new Random(3);
@@ -275,7 +275,7 @@ class G3GzipTest {
     @Test
     void aFrameLargerThanMaxFrameBytesEndsTheGzipScanInsteadOfInflatingIt() throws Exception {
         byte[] bomb = G3TestSupport.frame(ByteOrder.LITTLE_ENDIAN, 'S', List.of("zeros".getBytes()),
-                List.of(new byte[20 << 20]));
+                List.of(new byte[4 << 20]));
         Path gz = tmp.resolve("bomb.g3.gz");
         Files.write(gz, gzip(concat(G3TestSupport.corpusBytes("test-le.g3"), bomb), 9, Deflater.DEFAULT_STRATEGY));
         assertThat(Files.size(gz)).isLessThan(100_000);
@@ -287,7 +287,28 @@ class G3GzipTest {
                 .isInstanceOf(ContainerFormatException.class).hasMessageContaining("maxFrameBytes");
         try (FileSystem z = G3TestSupport.open(gz)) {
             assertThat(Files.getAttribute(z.getPath("/"), "g3:frames")).isEqualTo(2);
-            assertThat(Files.size(z.getPath("/000001.Scan/zeros"))).isEqualTo(20 << 20);
+            assertThat(Files.size(z.getPath("/000001.Scan/zeros"))).isEqualTo(4 << 20);
+        }
+    }
+
+    @Test
+    void frameCrcsAreCheckedDuringTheGzipScanAndABadOneFailsReads() throws Exception {
+        byte[] plain = G3TestSupport.corpusBytes("simple-types.g3");
+        plain[1215 + 40] ^= 1;
+        Path gz = tmp.resolve("badframe.g3.gz");
+        Files.write(gz, gzip(plain, 6, Deflater.DEFAULT_STRATEGY));
+        try (FileSystem z = G3TestSupport.open(gz, Map.of("gzipIndex", true))) {
+            assertThat(Files.getAttribute(z.getPath("/000002.Scan"), "g3:crcOk")).isEqualTo(false);
+            assertThat(Files.getAttribute(z.getPath("/000001.Scan"), "g3:crcOk")).isEqualTo(true);
+            assertThatThrownBy(() -> Files.readAllBytes(z.getPath("/000002.Scan/Az")))
+                    .isInstanceOf(org.containerfs.spi.ChecksumMismatchException.class).hasMessageContaining("000002.Scan");
+        }
+        // the verdict survives in the persisted index
+        try (FileSystem z = G3TestSupport.open(gz, Map.of("gzipIndex", true))) {
+            assertThat((String) Files.getAttribute(z.getPath("/"), "g3:restartIndex")).startsWith("loaded");
+            assertThatThrownBy(() -> Files.readAllBytes(z.getPath("/000002.Scan/Az")))
+                    .isInstanceOf(org.containerfs.spi.ChecksumMismatchException.class);
+            assertThat((long) (Long) Files.getAttribute(z.getPath("/"), "g3:inflatedBytes")).isZero();
         }
     }
 

@@ -332,7 +332,7 @@ final class G3Container implements Container {
             a.put("duplicates", dupNames.size());
             // '/' never occurs in an encoded name, so it separates them unambiguously
             a.put("duplicateKeys", String.join("/", dupNames));
-            a.put("duplicateBlobOffsets", dupOffsets.stream().mapToLong(Long::longValue).toArray());
+            a.put("duplicateBlobOffsets", dupOffsets.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
             a.put("staged", false);
             return a;
         }

@@ -118,6 +118,8 @@ class G3ReadTest {
             Map<String, Object> a = Files.readAttributes(dir, "g3:*");
             assertThat(a.get("duplicates")).isEqualTo(1);
             assertThat(a.get("duplicateKeys")).isEqualTo("x");
+            long dupOffset = 13 + 8 + 1 + 8 + first.length + 8 + 1 + 8 + other.length + 8 + 1 + 8;
+            assertThat(a.get("duplicateBlobOffsets")).isEqualTo(String.valueOf(dupOffset));
             assertThat(a.get("entries")).isEqualTo(3);
             assertThat(a.get("crcOk")).isEqualTo(true); // the dropped duplicate still counts in the CRC
         }

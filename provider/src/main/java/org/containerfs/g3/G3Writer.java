@@ -51,7 +51,7 @@ final class G3Writer implements ContainerWriter {
     @Override
     public String allowedWrites() {
         return "G3 files grow by appending frames: create directory /"
-                + G3Container.frameName(container.visibleFrames(), 'N').replace(".None", ".<FrameType>")
+                + Names.indexed("", container.visibleFrames(), G3Container.WIDTH) + ".<FrameType>"
                 + " (e.g. .Scan, .Observation, .adhoc-Abcd) and write key files into it; the frame is written when the "
                 + "next frame directory is created, on Files.setAttribute(dir, \"g3:commit\", true), or on close";
     }

@@ -3,10 +3,8 @@ package org.containerfs.g3;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -418,14 +416,5 @@ final class GzipIndex implements G3Data {
         void close() {
             inflater.end();
         }
-    }
-
-    /** Restart points loaded or built, listed for tests and the figures. */
-    List<long[]> pointList() {
-        List<long[]> l = new ArrayList<>();
-        for (int i = 0; i < points; i++) {
-            l.add(new long[] {pointOut[i], pointBit[i], pointMember[i]});
-        }
-        return l;
     }
 }

@@ -58,7 +58,7 @@ final class JavaInflater implements SequentialReader {
     private final long span;
     private final Points points;
 
-    private final ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+    private final ByteBuffer in = ByteBuffer.allocate(64 * 1024).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     private long inBase; // file offset of in[0]
     private long bitBuf;
     private int bitCount;
@@ -297,6 +297,9 @@ final class JavaInflater implements SequentialReader {
                 storedLeft--;
                 continue;
             }
+            // the bit buffer is empty (bitCount is 0 after a byte-aligned drain); forget any surplus bits of
+            // the bytes about to be copied directly
+            bitBuf = 0;
             if (!in.hasRemaining() && !refillInput()) {
                 throw new EndOfInput();
             }
@@ -464,6 +467,15 @@ final class JavaInflater implements SequentialReader {
     }
 
     private void refillBits() throws IOException {
+        if (in.remaining() >= 8) {
+            // eight bytes at once; bits above the whole bytes taken are the next byte's, and OR-ing that
+            // byte again later sets the same bits, so the surplus is harmless
+            int take = (63 - bitCount) >>> 3;
+            bitBuf |= in.getLong(in.position()) << bitCount;
+            in.position(in.position() + take);
+            bitCount += take << 3;
+            return;
+        }
         while (bitCount <= 56) {
             if (!in.hasRemaining() && !refillInput()) {
                 return;

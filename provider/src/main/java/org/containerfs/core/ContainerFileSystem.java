@@ -47,6 +47,8 @@ public final class ContainerFileSystem extends FileSystem {
     private volatile ContainerWriter writer;
     private volatile boolean open = true;
     private volatile long knownSize;
+    /** The container's tail may still commit in place (see Container.growthPending): check even at equal size. */
+    private volatile boolean growthPending;
     private volatile FileTime lastModified;
 
     ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerChannel channel,
@@ -62,6 +64,7 @@ public final class ContainerFileSystem extends FileSystem {
         this.root = new ContainerPath(this, true, new String[0]);
         this.store = new ContainerFileStore(this);
         this.knownSize = channel.size();
+        this.growthPending = container.growthPending();
         this.lastModified = readModifiedTime();
     }
 
@@ -314,11 +317,12 @@ public final class ContainerFileSystem extends FileSystem {
             return false;
         }
         long size = channel.size();
-        if (size == knownSize) {
+        if (size == knownSize && !growthPending) {
             return false;
         }
         return write(() -> {
             boolean changed = container.refresh();
+            growthPending = container.growthPending();
             knownSize = channel.size();
             lastModified = readModifiedTime();
             return changed;

@@ -67,6 +67,12 @@ final class LimeContainer implements Container {
         return index.records() != before;
     }
 
+    /** A zero (reserved) header or a partial one at the end: a writer's commit may turn it into a record in place. */
+    @Override
+    public boolean growthPending() {
+        return index.tailIsUncommitted();
+    }
+
     @Override
     public ContainerWriter openWriter() throws IOException {
         return new LimeWriter(this);

@@ -25,6 +25,15 @@ public interface Container extends Closeable {
     }
 
     /**
+     * Live growth: true while the container ends with bytes that may still become a unit without the
+     * file growing (an append in progress whose commit rewrites bytes in place, e.g. a header written
+     * last). The core then refreshes on the next listing or lookup miss even if the size is unchanged.
+     */
+    default boolean growthPending() {
+        return false;
+    }
+
+    /**
      * The format's append logic, called once when the file system is opened writable. Formats that
      * cannot append throw {@link ReadOnlyFileSystemException} or an {@link java.nio.file.AccessDeniedException}
      * saying why.

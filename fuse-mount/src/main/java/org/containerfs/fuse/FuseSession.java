@@ -29,13 +29,15 @@ public final class FuseSession implements AutoCloseable {
     private final Path mountPoint;
     private final MountLog log;
     private final ExecutorService loop;
+    private final Process watcher;
     private boolean closed;
 
-    private FuseSession(Fuse fuse, NioFuseOperations operations, Path mountPoint, MountLog log) {
+    private FuseSession(Fuse fuse, NioFuseOperations operations, Path mountPoint, MountLog log, Process watcher) {
         this.fuse = fuse;
         this.operations = operations;
         this.mountPoint = mountPoint;
         this.log = log;
+        this.watcher = watcher;
         this.loop = loopExecutor(fuse);
         if (loop != null) {
             loop.shutdown(); // accepts nothing new; the running fuse_loop task goes on until unmount
@@ -82,7 +84,41 @@ public final class FuseSession implements AutoCloseable {
             throw new IOException("mounting at " + mp + " failed: " + e.getMessage()
                     + " (libfuse printed the cause on stderr, if any)", e);
         }
-        return new FuseSession(fuse, ops, mp, log);
+        return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? startWatcher(mp, log) : null);
+    }
+
+    /**
+     * Backs up libfuse's auto_unmount: fusermount3's helper only unmounts if opening the mount point
+     * fails with exactly ENOTCONN, and it wakes when our control socket closes, which on a SIGKILL
+     * can be just before the kernel ends the FUSE connection (the open then fails otherwise and the
+     * mount point stays, hung). This watcher waits for our end of a pipe: "clean" on a normal end,
+     * EOF when this process died, and then detaches the mount point.
+     */
+    private static Process startWatcher(Path mp, MountLog log) {
+        try {
+            String fusermount = LibFuse.fusermount().toString();
+            Process p = new ProcessBuilder("/bin/sh", "-c",
+                    "read line; [ \"$line\" = clean ] || exec \"$0\" -u -z -q -- \"$1\"", fusermount, mp.toString())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return p;
+        } catch (IOException | FuseUnavailableException e) {
+            log.warn("no unmount watcher (" + e.getMessage() + "): relying on libfuse's auto_unmount alone");
+            return null;
+        }
+    }
+
+    /** Tells the watcher that this process ends the mount itself. */
+    private void releaseWatcher() {
+        if (watcher == null || !watcher.isAlive()) {
+            return;
+        }
+        try (var in = watcher.getOutputStream()) {
+            in.write("clean\n".getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            watcher.destroy();
+        }
     }
 
     private static void closeQuietly(Fuse fuse) {
@@ -177,6 +213,7 @@ public final class FuseSession implements AutoCloseable {
         if (closed) {
             return;
         }
+        releaseWatcher();
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");
             return;

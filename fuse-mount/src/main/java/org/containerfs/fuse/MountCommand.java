@@ -159,7 +159,6 @@ public final class MountCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running: it finishes the same cleanup
         }
-        log.notice("unmounted " + session.mountPoint());
         return 0;
     }
 
@@ -182,8 +181,12 @@ public final class MountCommand implements Callable<Integer> {
                 return;
             }
             done = true;
+            boolean ended = session.ended();
             session.close();
             closeQuietly(fs, log);
+            // Logged here, not by the main thread: on SIGTERM the JVM exits as soon as the hook returns.
+            log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
+                    + "; the kernel ends the session when this process exits");
         }
     }
 

@@ -41,8 +41,12 @@ class MountLifecycleTest {
         try (MountProcess m = MountProcess.start(corpusFile("s08_"), mp)) {
             sh("ls", mp + "/msg02").ok();
             m.process.toHandle().destroyForcibly(); // SIGKILL: no shutdown hook runs; auto_unmount cleans up
-            m.process.waitFor(10, TimeUnit.SECONDS);
-            FuseTestSupport.awaitUnmounted(mp, Duration.ofSeconds(10));
+            assertThat(m.process.waitFor(20, TimeUnit.SECONDS)).as("killed").isTrue();
+            try {
+                FuseTestSupport.awaitUnmounted(mp, Duration.ofSeconds(20));
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; processes: " + sh("ps", "-eo", "pid,ppid,stat,args").out(), e);
+            }
             // Not "Transport endpoint is not connected": the plain, empty directory again.
             assertThat(sh("ls", "-A", mp.toString()).ok().out()).isEmpty();
             sh("stat", mp.toString()).ok();

@@ -28,7 +28,11 @@ public final class LibFuse {
 
     /** The absolute path of libfuse3.so.3, or an exception naming what to install. */
     public static Path locate() throws FuseUnavailableException {
-        String override = System.getenv(ENV_OVERRIDE);
+        return locate(SONAME, DIRECTORIES, System.getenv(ENV_OVERRIDE));
+    }
+
+    /** The search with its inputs explicit (tests probe a library name that does not exist). */
+    static Path locate(String soname, List<String> directories, String override) throws FuseUnavailableException {
         if (override != null && !override.isBlank()) {
             Path p = Path.of(override);
             if (!Files.isRegularFile(p)) {
@@ -36,11 +40,11 @@ public final class LibFuse {
             }
             return p.toAbsolutePath();
         }
-        Path viaLoader = probeWithLoader();
+        Path viaLoader = probeWithLoader(soname);
         if (viaLoader != null) {
             return viaLoader;
         }
-        List<String> searched = new ArrayList<>(DIRECTORIES);
+        List<String> searched = new ArrayList<>(directories);
         String javaPath = System.getProperty("java.library.path", "");
         for (String dir : javaPath.split(":")) {
             if (!dir.isBlank()) {
@@ -48,25 +52,25 @@ public final class LibFuse {
             }
         }
         for (String dir : searched) {
-            Path candidate = Path.of(dir, SONAME);
+            Path candidate = Path.of(dir, soname);
             if (Files.isRegularFile(candidate)) {
                 return candidate;
             }
         }
-        throw new FuseUnavailableException(SONAME + " (libfuse 3) was not found by the dynamic loader nor in "
+        throw new FuseUnavailableException(soname + " (libfuse 3) was not found by the dynamic loader nor in "
                 + searched + ": " + INSTALL_HINT + ", or set " + ENV_OVERRIDE + " to the library's path");
     }
 
     /** dlopen by soname (ld.so.cache, LD_LIBRARY_PATH), then read where it was mapped from. */
-    private static Path probeWithLoader() {
+    private static Path probeWithLoader(String soname) {
         try (Arena arena = Arena.ofConfined()) {
-            SymbolLookup lookup = SymbolLookup.libraryLookup(SONAME, arena);
+            SymbolLookup lookup = SymbolLookup.libraryLookup(soname, arena);
             if (lookup.find("fuse_version").isEmpty()) {
                 return null;
             }
             for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
                 int slash = line.indexOf('/');
-                if (slash >= 0 && line.contains(SONAME)) {
+                if (slash >= 0 && line.contains(soname)) {
                     Path mapped = Path.of(line.substring(slash).trim());
                     if (Files.isRegularFile(mapped)) {
                         return mapped;

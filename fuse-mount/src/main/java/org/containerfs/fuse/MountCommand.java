@@ -27,8 +27,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Mount a container (LIME, ... any format the provider knows) as a directory through FUSE.",
-            "Read-only by default. With --rw new units can be appended: mkdir the next message/frame,",
-            "then cp files into it (each file is committed when it is closed); nothing existing changes.",
+            "Read-only by default. With --rw new units can be appended: mkdir the next message/frame, then cp "
+                    + "files into it (each file is committed when it is closed); nothing existing changes.",
             "Stays in the foreground until unmounted; Ctrl-C or SIGTERM unmount cleanly.",
             "Needs libfuse3 (package fuse3) and a JVM started with --enable-native-access=ALL-UNNAMED."},
         exitCodeListHeading = "Exit codes:%n",
@@ -51,7 +51,7 @@ public final class MountCommand implements Callable<Integer> {
     boolean background;
 
     @Option(names = "--log", paramLabel = "<file>", description = "log file of a --background mount (default: "
-            + "$XDG_RUNTIME_DIR or /tmp /containerfs-mount-<pid>.log)")
+            + "containerfs-mount-<pid>.log in $XDG_RUNTIME_DIR or /tmp)")
     Path logFile;
 
     @Option(names = "--format", paramLabel = "<name>", description = "the container's format, if not detected")

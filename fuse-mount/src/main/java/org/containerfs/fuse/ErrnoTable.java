@@ -1,6 +1,5 @@
 package org.containerfs.fuse;
 
-import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
@@ -97,14 +96,5 @@ public final class ErrnoTable {
     /** Whether a failure is routine (a lookup of a missing name) and not worth a log line. */
     static boolean routine(Throwable failure) {
         return failure instanceof NoSuchFileException || failure instanceof FileAlreadyExistsException;
-    }
-
-    /** Whether a failure means something is wrong with the data or the system, not with the request. */
-    static boolean serious(Throwable failure) {
-        return !(failure instanceof IOException) || !(failure instanceof FileSystemException);
-    }
-
-    Errno errno() {
-        return errno;
     }
 }

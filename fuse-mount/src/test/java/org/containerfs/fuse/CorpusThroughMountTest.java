@@ -60,6 +60,10 @@ class CorpusThroughMountTest {
             }
             assertThat(found).as("files under the mount").isEqualTo(new TreeSet<>(expected.keySet()));
 
+            // statfs: the store is the container file, in 4 KiB blocks
+            assertThat(sh("stat", "-f", "-c", "%S %b", mp.toString()).ok().out().trim())
+                    .isEqualTo("4096 " + (Files.size(container) + 4095) / 4096);
+
             if (expected.isEmpty()) {
                 assertThat(sh("ls", "-A", mp.toString()).ok().out()).isEmpty();
                 return;

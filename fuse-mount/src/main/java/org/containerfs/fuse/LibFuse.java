@@ -62,6 +62,7 @@ public final class LibFuse {
     }
 
     /** dlopen by soname (ld.so.cache, LD_LIBRARY_PATH), then read where it was mapped from. */
+    @SuppressWarnings("restricted")
     private static Path probeWithLoader(String soname) {
         try (Arena arena = Arena.ofConfined()) {
             SymbolLookup lookup = SymbolLookup.libraryLookup(soname, arena);

@@ -69,6 +69,30 @@ class MountLifecycleTest {
     }
 
     @Test
+    void sigtermWhileAWriterHoldsANewRecordCommitsWhatWasWrittenAndExits(@TempDir Path dir) throws Exception {
+        Path container = dir.resolve("conf.lime");
+        Files.copy(corpusFile("s01_"), container);
+        Path mp = Files.createDirectory(dir.resolve("mnt"));
+        try (MountProcess m = MountProcess.start(container, mp, "--rw", "--grace=1")) {
+            sh("mkdir", mp + "/msg02").ok();
+            Process writer = new ProcessBuilder("sh", "-c", "exec 3>\"$1\" && printf 'partial' >&3 && echo open && read go",
+                    "sh", mp + "/msg02/rec01.in-progress").start();
+            BufferedReader writerOut = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(writerOut.readLine()).isEqualTo("open");
+
+            m.process.toHandle().destroy(); // SIGTERM: busy for --grace, then detached; the container is closed
+            m.awaitExit(Duration.ofSeconds(30));
+            assertThat(m.output()).contains("is still in use: detaching it").contains("detached " + mp);
+            assertThat(FuseSession.isMounted(mp)).isFalse();
+            writer.getOutputStream().close();
+            assertThat(writer.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        try (var fs = MountCommand.openContainer(container, false, null, false)) {
+            assertThat(Files.readString(fs.getPath("/msg02/rec01.in-progress"))).isEqualTo("partial");
+        }
+    }
+
+    @Test
     void umountWhileAReaderIsActiveIsRefusedThenLazyDetachesAndTheReaderFinishes(@TempDir Path dir) throws Exception {
         Path container = corpusFile("s13_");
         Map<String, Expected> rows = new CorpusFormat.Lime().expected(container);

@@ -52,7 +52,7 @@ public final class FuseSession implements AutoCloseable {
         if (settings.autoUnmount()) {
             LibFuse.fusermount();
         }
-        Path mp = mountPoint.toAbsolutePath().normalize();
+        Path mp = canonical(mountPoint);
         if (!Files.isDirectory(mp)) {
             throw new IOException("mount point " + mp + " is not an existing directory");
         }
@@ -226,9 +226,26 @@ public final class FuseSession implements AutoCloseable {
         }
     }
 
+    /**
+     * The mount point as /proc/self/mountinfo spells it: symbolic links of its parent resolved. The
+     * mount point itself is not resolved: that would ask the (possibly dead) FUSE file system.
+     */
+    static Path canonical(Path mountPoint) {
+        Path mp = mountPoint.toAbsolutePath().normalize();
+        Path parent = mp.getParent();
+        if (parent == null) {
+            return mp;
+        }
+        try {
+            return parent.toRealPath().resolve(mp.getFileName());
+        } catch (IOException e) {
+            return mp;
+        }
+    }
+
     /** Whether {@code mountPoint} is a mount point in this process's mount namespace. */
     public static boolean isMounted(Path mountPoint) {
-        String wanted = mountPoint.toAbsolutePath().normalize().toString();
+        String wanted = canonical(mountPoint).toString();
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
                 String[] fields = line.split(" ");

@@ -220,7 +220,7 @@ public final class MountCommand implements Callable<Integer> {
     // ---- --background ---------------------------------------------------------------------------
 
     private int startInBackground() throws IOException, InterruptedException {
-        Path mp = mountPoint.toAbsolutePath().normalize();
+        Path mp = FuseSession.canonical(mountPoint);
         Path log = logFile != null ? logFile.toAbsolutePath() : defaultLogFile();
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {

@@ -321,8 +321,9 @@ public final class ContainerFileSystem extends FileSystem {
             return false;
         }
         return write(() -> {
+            long seen = channel.size(); // before the scan: growth during it is caught by the next check
             boolean changed = container.refresh();
-            knownSize = channel.size();
+            knownSize = seen;
             lastModified = readModifiedTime();
             return changed;
         });

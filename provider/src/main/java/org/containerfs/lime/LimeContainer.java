@@ -67,6 +67,7 @@ final class LimeContainer implements Container {
         return index.records() != before;
     }
 
+    /** A zero (reserved) header or a partial one at the end: a writer's commit may turn it into a record in place. */
     @Override
     public boolean hasIncompleteTail() {
         return index.damage() != null && index.tailIsUncommitted();

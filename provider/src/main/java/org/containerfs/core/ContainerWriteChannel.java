@@ -6,8 +6,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.ClosedFileSystemException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.ClosedFileSystemException;
 
 /**
  * The channel of a new file: bytes stream sequentially into the format's sink; closing commits the

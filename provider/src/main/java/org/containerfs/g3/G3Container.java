@@ -3,7 +3,6 @@ package org.containerfs.g3;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +14,8 @@ import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -147,20 +148,10 @@ final class G3Container implements Container {
         return String.format(Locale.ROOT, "0x%08x", crc);
     }
 
-    private final class Root implements Node {
+    private final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
         }
 
         @Override
@@ -180,22 +171,7 @@ final class G3Container implements Container {
         @Override
         public List<Node> children() {
             int count = visibleFrames();
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new Frame(i);
-                }
-
-                @Override
-                public int size() {
-                    return count;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(count, i -> new Frame(i));
         }
 
         @Override
@@ -218,7 +194,7 @@ final class G3Container implements Container {
         }
     }
 
-    final class Frame implements Node {
+    final class Frame extends DirectoryNode {
         final int frame;
 
         Frame(int frame) {
@@ -232,16 +208,6 @@ final class G3Container implements Container {
         @Override
         public String name() {
             return frameName(frame);
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
         }
 
         @Override
@@ -295,11 +261,6 @@ final class G3Container implements Container {
         }
 
         @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
-        }
-
-        @Override
         public Map<String, Object> attributes() throws IOException {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("frame", frame);
@@ -338,7 +299,7 @@ final class G3Container implements Container {
         }
     }
 
-    final class Key implements Node {
+    final class Key extends FileNode {
         final int frame;
         final int entry;
 
@@ -353,18 +314,8 @@ final class G3Container implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
         public long size() {
             return index.blobLength(entry);
-        }
-
-        @Override
-        public List<Node> children() {
-            throw new IllegalStateException("a key is not a directory");
         }
 
         @Override
@@ -422,7 +373,7 @@ final class G3Container implements Container {
     }
 
     /** A key file written into the staged frame (readable back from memory until committed). */
-    final class StagedKey implements Node {
+    final class StagedKey extends FileNode {
         final int i;
 
         StagedKey(int i) {
@@ -435,18 +386,8 @@ final class G3Container implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
         public long size() {
             return staged.blobs.get(i).length;
-        }
-
-        @Override
-        public List<Node> children() {
-            throw new IllegalStateException("a key is not a directory");
         }
 
         @Override

@@ -65,9 +65,13 @@ public final class G3Format implements ContainerFormat {
             return false;
         }
         b.order(flag == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
-        // any small class version: a version other than 1 must reach open() and fail there with its own error
+        // any small non-zero class version: a version other than 1 must reach open() and fail there with its
+        // own error; zeros (a sparse or torn file of another format) are not a frame
         int version = b.getInt(b.position() + 1);
-        return version >= 0 && version < 256;
+        if (version < 1 || version > 255) {
+            return false;
+        }
+        return b.remaining() < 13 || b.getInt(b.position() + 9) != 0; // frame types are non-zero codes
     }
 
     /** Whether the container starts with the gzip magic bytes. */

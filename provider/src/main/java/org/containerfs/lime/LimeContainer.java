@@ -1,7 +1,6 @@
 package org.containerfs.lime;
 
 import java.io.IOException;
-import java.util.AbstractList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +9,8 @@ import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -86,20 +87,10 @@ final class LimeContainer implements Container {
         return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
     }
 
-    private final class Root implements Node {
+    private final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
         }
 
         @Override
@@ -110,23 +101,7 @@ final class LimeContainer implements Container {
 
         @Override
         public List<Node> children() {
-            int count = visibleMessages();
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new Message(i);
-                }
-
-                @Override
-                public int size() {
-                    return count;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(visibleMessages(), Message::new);
         }
 
         @Override
@@ -143,7 +118,7 @@ final class LimeContainer implements Container {
         }
     }
 
-    final class Message implements Node {
+    final class Message extends DirectoryNode {
         final int message;
 
         Message(int message) {
@@ -168,16 +143,6 @@ final class LimeContainer implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
-        }
-
-        @Override
         public Node child(String name) {
             if (!name.startsWith(RECORD_PREFIX)) {
                 return null;
@@ -194,23 +159,7 @@ final class LimeContainer implements Container {
         @Override
         public List<Node> children() {
             int first = first();
-            int count = end() - first;
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new Record(first + i, i, message);
-                }
-
-                @Override
-                public int size() {
-                    return count;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(end() - first, i -> new Record(first + i, i, message));
         }
 
         @Override
@@ -223,7 +172,7 @@ final class LimeContainer implements Container {
         }
     }
 
-    final class Record implements Node {
+    final class Record extends FileNode {
         final int record;
         final int position;
         final int message;
@@ -240,18 +189,8 @@ final class LimeContainer implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
         public long size() {
             return index.length(record);
-        }
-
-        @Override
-        public List<Node> children() {
-            throw new IllegalStateException("a record is not a directory");
         }
 
         @Override

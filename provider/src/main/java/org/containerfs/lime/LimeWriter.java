@@ -2,10 +2,10 @@ package org.containerfs.lime;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.util.Map;
+import org.containerfs.spi.AppendSink;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerWriter;
@@ -150,15 +150,14 @@ final class LimeWriter implements ContainerWriter {
         container.setPendingMessage(false);
     }
 
-    private final class RecordSink implements WritableByteChannel {
+    private final class RecordSink extends AppendSink {
         private final String name;
         private final long start;
         private final byte[] type;
         private final boolean newMessage;
-        private long written;
-        private boolean open = true;
 
         RecordSink(String name, long start, byte[] type, boolean newMessage) throws IOException {
+            super(channel, start + LimeHeader.SIZE);
             this.name = name;
             this.start = start;
             this.type = type;
@@ -167,28 +166,9 @@ final class LimeWriter implements ContainerWriter {
         }
 
         @Override
-        public int write(ByteBuffer src) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
-            int n = src.remaining();
-            channel.writeFully(src, start + LimeHeader.SIZE + written);
-            written += n;
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (!open) {
-                return;
-            }
-            open = false;
+        protected void commit() throws IOException {
             active = null;
+            long written = written();
             int pad = LimeHeader.padding(written);
             if (pad > 0) {
                 channel.writeFully(ByteBuffer.allocate(pad), start + LimeHeader.SIZE + written);

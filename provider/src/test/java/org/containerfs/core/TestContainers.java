@@ -1,6 +1,5 @@
 package org.containerfs.core;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.containerfs.lime.LimeCorpusTest;
 import org.containerfs.spi.Names;
 
 /** Shared fixtures of the core tests: the LIME corpus, its manifest, digests, and opening helpers. */
@@ -105,26 +105,6 @@ final class TestContainers {
 
     /** The manifest's type column: \\, \t, \n, \r and \xHH escapes of the raw bytes. */
     static byte[] unescapeType(String s) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c != '\\') {
-                out.write(c);
-                continue;
-            }
-            char e = s.charAt(++i);
-            switch (e) {
-                case '\\' -> out.write('\\');
-                case 't' -> out.write('\t');
-                case 'n' -> out.write('\n');
-                case 'r' -> out.write('\r');
-                case 'x' -> {
-                    out.write(Integer.parseInt(s.substring(i + 1, i + 3), 16));
-                    i += 2;
-                }
-                default -> throw new IllegalArgumentException("bad escape in manifest type " + s);
-            }
-        }
-        return out.toByteArray();
+        return LimeCorpusTest.unescape(s);
     }
 }

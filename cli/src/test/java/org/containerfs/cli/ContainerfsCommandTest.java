@@ -64,7 +64,7 @@ class ContainerfsCommandTest {
         Cli.Result r = Cli.run("info", text);
 
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.stderr()).isEqualTo("containerfs info: " + text + ": not a container of a supported format (supported: lime)\n");
+        assertThat(r.stderr()).isEqualTo("containerfs info: " + text + ": not a container of a supported format (supported: lime, gsd, scda, sion, g3)\n");
     }
 
     @Test

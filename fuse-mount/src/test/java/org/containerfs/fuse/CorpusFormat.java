@@ -43,6 +43,12 @@ interface CorpusFormat {
         return null;
     }
 
+    /** The container of the corpus with this file name. */
+    default Path corpusFile(String fileName) throws IOException {
+        return containers().stream().filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no corpus file " + fileName + " in " + name()));
+    }
+
     /** Manifest rows (header skipped, blank lines dropped), split on tabs. */
     static List<String[]> tsv(Path file) throws IOException {
         List<String[]> rows = new ArrayList<>();

@@ -3,9 +3,7 @@ package org.containerfs.fuse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.containerfs.fuse.FuseTestSupport.sh;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Every container of every corpus in {@link CorpusFormat#ALL}, mounted read-only and walked by the
@@ -56,17 +53,13 @@ class CorpusThroughMountTest {
      * A container the provider refuses: the mount command fails with exit code 1 and one line naming
      * the file and the reason, and leaves nothing mounted.
      */
-    private static void assertMountRefused(Path container, Path mp, String reason) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = new CommandLine(new MountCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8))).execute(container.toString(), mp.toString());
-        String message = err.toString(StandardCharsets.UTF_8);
-        assertThat(rc).as("exit code of mounting %s; stderr %s", container, message).isEqualTo(1);
-        assertThat(message).startsWith("containerfs mount: cannot open " + container + ": ")
-                .contains(container.toString()).contains(reason).doesNotContain("Exception");
-        assertThat(message.strip().lines()).as("one line").hasSize(1);
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    private static void assertMountRefused(Path container, Path mp, String reason) throws Exception {
+        Result r = FuseTestSupport.mountCommand(java.time.Duration.ofSeconds(30), mp, container.toString(), mp.toString());
+        assertThat(r.exit()).as("exit code of mounting %s; stderr %s", container, r.stderr()).isEqualTo(1);
+        assertThat(r.stderr()).startsWith("containerfs mount: cannot open " + container + ": ")
+                .contains(reason).doesNotContain("Exception");
+        assertThat(r.stderr().strip().lines()).as("one line").hasSize(1);
+        assertThat(r.out()).isEmpty();
         assertThat(FuseSession.isMounted(mp)).isFalse();
     }
 

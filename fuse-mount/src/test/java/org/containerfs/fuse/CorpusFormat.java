@@ -43,6 +43,14 @@ interface CorpusFormat {
         return null;
     }
 
+    /**
+     * Tree paths of the directories the manifest implies are empty (a G3 frame without keys, an scda
+     * array of 0 elements, a GSD frame ended without chunks); the mount must show exactly these.
+     */
+    default java.util.Set<String> emptyDirectories(Path container) throws IOException {
+        return java.util.Set.of();
+    }
+
     /** The container of the corpus with this file name. */
     default Path corpusFile(String fileName) throws IOException {
         return containers().stream().filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
@@ -199,6 +207,24 @@ interface CorpusFormat {
             return out;
         }
 
+        /** Frames below the last stored one that hold no chunk (gsd stores no trailing empty frames). */
+        @Override
+        public java.util.Set<String> emptyDirectories(Path container) throws IOException {
+            java.util.TreeSet<Integer> frames = new java.util.TreeSet<>();
+            for (String[] row : tsv(dir.resolve("MANIFEST.tsv"))) {
+                if (row[0].equals(container.getFileName().toString())) {
+                    frames.add(Integer.parseInt(row[1]));
+                }
+            }
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            for (int f = 0; !frames.isEmpty() && f < frames.last(); f++) {
+                if (!frames.contains(f)) {
+                    out.add("/" + f);
+                }
+            }
+            return out;
+        }
+
         static String chunkPath(String chunk, java.util.Set<String> frameNames) {
             String[] parts = chunk.split("/", -1);
             String prefix = "";
@@ -258,7 +284,18 @@ interface CorpusFormat {
         }
 
         @Override
+        public java.util.Set<String> emptyDirectories(Path container) throws IOException {
+            java.util.Set<String> emptyArrays = new java.util.TreeSet<>();
+            walk(container, emptyArrays);
+            return emptyArrays;
+        }
+
+        @Override
         public Map<String, Expected> expected(Path container) throws IOException {
+            return walk(container, new java.util.TreeSet<>());
+        }
+
+        private Map<String, Expected> walk(Path container, java.util.Set<String> emptyArrays) throws IOException {
             String file = container.getFileName().toString();
             Map<String, Expected> out = new LinkedHashMap<>();
             List<String[]> rows = rows(container);
@@ -279,6 +316,9 @@ interface CorpusFormat {
                         unescape(row[3]));
                 if (row[2].equals("A")) {
                     long n = Long.parseLong(row[4]);
+                    if (n == 0) {
+                        emptyArrays.add(section);
+                    }
                     long seen = 0;
                     for (String[] el : elements) {
                         if (el[1].equals(row[1])) {
@@ -380,12 +420,26 @@ interface CorpusFormat {
                 if (!row[0].equals(file) || row[4].isEmpty()) {
                     continue; // a frame without keys: an empty directory, no file to check
                 }
-                String type = row[3].startsWith("adhoc:") ? "adhoc-" + row[3].substring(6) : row[3];
-                String path = "/" + Names.indexed("", Long.parseLong(row[1]), 6) + "." + type + "/"
-                        + Names.component(row[4].getBytes(StandardCharsets.UTF_8));
+                String path = frameDir(row) + "/" + Names.component(row[4].getBytes(StandardCharsets.UTF_8));
                 out.put(path, new Expected(path, Long.parseLong(row[6]), row[7]));
             }
             return out;
+        }
+
+        @Override
+        public java.util.Set<String> emptyDirectories(Path container) throws IOException {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            for (String[] row : tsv(dir.resolve("MANIFEST.tsv"))) {
+                if (row[0].equals(container.getFileName().toString()) && row[4].isEmpty()) {
+                    out.add(frameDir(row));
+                }
+            }
+            return out;
+        }
+
+        private static String frameDir(String[] row) {
+            String type = row[3].startsWith("adhoc:") ? "adhoc-" + row[3].substring(6) : row[3];
+            return "/" + Names.indexed("", Long.parseLong(row[1]), 6) + "." + type;
         }
     }
 }

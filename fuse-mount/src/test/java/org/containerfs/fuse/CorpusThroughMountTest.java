@@ -80,6 +80,11 @@ class CorpusThroughMountTest {
                 found.add(line.substring(mp.toString().length()));
             }
             assertThat(found).as("files under the mount").isEqualTo(new TreeSet<>(expected.keySet()));
+            TreeSet<String> emptyDirs = new TreeSet<>();
+            for (String line : sh("find", mp.toString(), "-mindepth", "1", "-type", "d", "-empty").ok().lines()) {
+                emptyDirs.add(line.substring(mp.toString().length()));
+            }
+            assertThat(emptyDirs).as("empty directories under the mount").isEqualTo(format.emptyDirectories(container));
 
             // statfs: the store is the container file, in 4 KiB blocks
             assertThat(sh("stat", "-f", "-c", "%S %b", mp.toString()).ok().out().trim())

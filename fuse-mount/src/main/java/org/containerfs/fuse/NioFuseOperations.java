@@ -348,7 +348,25 @@ public final class NioFuseOperations implements FuseOperations {
             d.get(raw);
             return raw;
         }
-        return String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+        return text(value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An attribute value as text; arrays by their elements (an array's own toString is "[J@1b6d3586"). */
+    private static String text(Object value) {
+        if (value == null || !value.getClass().isArray()) {
+            return String.valueOf(value);
+        }
+        return switch (value) {
+            case long[] a -> java.util.Arrays.toString(a);
+            case int[] a -> java.util.Arrays.toString(a);
+            case short[] a -> java.util.Arrays.toString(a);
+            case char[] a -> java.util.Arrays.toString(a);
+            case double[] a -> java.util.Arrays.toString(a);
+            case float[] a -> java.util.Arrays.toString(a);
+            case boolean[] a -> java.util.Arrays.toString(a);
+            case Object[] a -> java.util.Arrays.deepToString(a);
+            default -> String.valueOf(value);
+        };
     }
 
     @Override

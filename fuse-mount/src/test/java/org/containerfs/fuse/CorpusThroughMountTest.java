@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.containerfs.fuse.FuseTestSupport.sh;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every container of every corpus in {@link CorpusFormat#ALL}, mounted read-only and walked by the
  * real tools: find, stat, sha256sum of every file against the manifest (cat of an unreadable record
  * must fail with EIO), cp -r of the whole tree, getfattr -d of a record against the provider's view.
+ * A container the provider refuses to open (a damaged file header) must make the mount fail cleanly.
  */
 class CorpusThroughMountTest {
     @TempDir
@@ -47,10 +49,29 @@ class CorpusThroughMountTest {
         return tests.stream();
     }
 
+    /**
+     * A container the provider refuses: the mount command fails with exit code 1 and one line naming
+     * the file and the reason, and leaves nothing mounted.
+     */
+    private static void assertMountRefused(Path container, Path mp, String reason) throws Exception {
+        Result r = FuseTestSupport.mountCommand(java.time.Duration.ofSeconds(30), mp, container.toString(), mp.toString());
+        assertThat(r.exit()).as("exit code of mounting %s; stderr %s", container, r.stderr()).isEqualTo(1);
+        assertThat(r.stderr()).startsWith("containerfs mount: cannot open " + container + ": ")
+                .contains(reason).doesNotContain("Exception");
+        assertThat(r.stderr().strip().lines()).as("one line").hasSize(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(FuseSession.isMounted(mp)).isFalse();
+    }
+
     private void checkContainer(CorpusFormat format, Path container) throws Exception {
         Map<String, Expected> expected = format.expected(container);
         Path work = Files.createTempDirectory(tmp, format.name());
         Path mp = Files.createDirectory(work.resolve("mnt"));
+        String refusal = format.refusal(container);
+        if (refusal != null) {
+            assertMountRefused(container, mp, refusal);
+            return;
+        }
         try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
             // find: exactly the manifest's files
             Result find = sh("find", mp.toString(), "-type", "f").ok();
@@ -59,6 +80,11 @@ class CorpusThroughMountTest {
                 found.add(line.substring(mp.toString().length()));
             }
             assertThat(found).as("files under the mount").isEqualTo(new TreeSet<>(expected.keySet()));
+            TreeSet<String> emptyDirs = new TreeSet<>();
+            for (String line : sh("find", mp.toString(), "-mindepth", "1", "-type", "d", "-empty").ok().lines()) {
+                emptyDirs.add(line.substring(mp.toString().length()));
+            }
+            assertThat(emptyDirs).as("empty directories under the mount").isEqualTo(format.emptyDirectories(container));
 
             // statfs: the store is the container file, in 4 KiB blocks
             assertThat(sh("stat", "-f", "-c", "%S %b", mp.toString()).ok().out().trim())
@@ -120,7 +146,7 @@ class CorpusThroughMountTest {
             Map<String, Object> attributes = Files.readAttributes(m.fs.getPath(first), format.name() + ":*");
             Map<String, String> wanted = new TreeMap<>();
             attributes.forEach((k, v) -> wanted.put("user." + format.name() + "." + k,
-                    "0x" + HexFormat.of().formatHex(NioFuseOperations.valueBytes(v))));
+                    "0x" + HexFormat.of().formatHex(expectedXattr(v))));
             Result getfattr = sh("getfattr", "-d", "-e", "hex", m.path(first).toString()).ok();
             Map<String, String> shown = new TreeMap<>();
             for (String line : getfattr.lines()) {
@@ -133,5 +159,20 @@ class CorpusThroughMountTest {
             }
             assertThat(shown).as("getfattr -d of %s", first).isEqualTo(wanted);
         }
+    }
+
+    /** What getfattr must show for an attribute value: bytes raw, arrays element by element, the rest as text. */
+    private static byte[] expectedXattr(Object v) {
+        String text = switch (v) {
+            case byte[] raw -> null;
+            case long[] a -> java.util.Arrays.toString(a);
+            case int[] a -> java.util.Arrays.toString(a);
+            case double[] a -> java.util.Arrays.toString(a);
+            default -> {
+                assertThat(v.getClass().isArray()).as("an attribute of an array type this test knows: %s", v.getClass()).isFalse();
+                yield String.valueOf(v);
+            }
+        };
+        return text == null ? (byte[]) v : text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -209,6 +209,29 @@ final class FuseTestSupport {
         }
     }
 
+    /**
+     * The mount command run in this JVM (as the CLI would), for a mount that is expected to fail: its
+     * exit code, stdout and stderr. Should it mount after all, it is unmounted after {@code timeout}
+     * and the test fails instead of hanging in the foreground mount.
+     */
+    static Result mountCommand(Duration timeout, Path mountPoint, String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        java.util.concurrent.Future<Integer> rc = THREADS.submit(() -> new picocli.CommandLine(new MountCommand(
+                new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8))).execute(args));
+        try {
+            return new Result(rc.get(timeout.toMillis(), TimeUnit.MILLISECONDS), out.toByteArray(),
+                    err.toString(StandardCharsets.UTF_8));
+        } catch (java.util.concurrent.TimeoutException e) {
+            if (FuseSession.isMounted(mountPoint)) {
+                Fusermount.unmount(mountPoint, true);
+            }
+            rc.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return fail("the mount command did not fail but ran for " + timeout + ": " + List.of(args) + "\n" + out);
+        }
+    }
+
     /** java with native access and this test's class path (provider, fuse-mount, jfuse, picocli). */
     static List<String> javaCommand() {
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * to the same file, so each child also appends to a file a killed writer left behind.
  */
 class GsdKillTest {
-    /** 20 in the normal suite; scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
-    private static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 20);
+    /** 50 in the normal suite (the CI floor); scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
+    private static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 50);
     /** Trials that append to one file (each re-check reads the whole file, so a soak starts over now and then). */
     private static final int TRIALS_PER_FILE = 20;
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * removes that tail and leaves a file that reads strictly.
  */
 class ScdaKillTest {
-    /** 20 in the normal suite; scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
-    private static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 20);
+    /** 50 in the normal suite (the CI floor); scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
+    private static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 50);
 
     @TempDir
     Path dir;

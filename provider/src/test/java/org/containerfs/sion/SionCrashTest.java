@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the killed path works.
  */
 class SionCrashTest {
-    /** 20 in the normal suite; scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
-    private static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 20);
+    /** 50 in the normal suite (the CI floor); scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
+    private static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 50);
 
     @TempDir
     Path dir;

@@ -88,6 +88,7 @@ class G3CommitStepCrashTest {
                 assertThat(check(file)).isEqualTo(frames + 1);
             }
         }
+        System.out.printf("commit steps g3: %d halts (whole and torn writes), every one checked%n", halted);
         assertThat(halted).as("protocol steps covered").isGreaterThanOrEqualTo(2 * (LAST - BASE + 1));
     }
 

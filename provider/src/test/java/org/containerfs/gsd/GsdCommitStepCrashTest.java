@@ -77,6 +77,7 @@ class GsdCommitStepCrashTest {
                 assertThat(checkIntact(file, committed)).isEqualTo(frames + 1);
             }
         }
+        System.out.printf("commit steps gsd: %d halts (whole and torn writes), every one checked%n", halted);
         assertThat(halted).as("protocol steps covered").isGreaterThanOrEqualTo(2 * 2 * 3);
         pythonChecks.remove(pythonChecks.size() - 1);
         List<String> counts = GsdTestSupport.python(pythonChecks.toArray(new String[0]));

@@ -100,6 +100,7 @@ class ScdaCommitStepCrashTest {
                 assertThat(check(file, sections + 1)).isEqualTo(sections + 1);
             }
         }
+        System.out.printf("commit steps scda: %d halts (whole and torn writes), every one checked%n", halted);
         assertThat(halted).as("protocol steps covered").isGreaterThanOrEqualTo(2 * 4);
     }
 

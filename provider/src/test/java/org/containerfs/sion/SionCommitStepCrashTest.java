@@ -57,6 +57,7 @@ class SionCommitStepCrashTest {
                 }
             }
         }
+        System.out.printf("commit steps sion: %d halts (whole and torn writes), every one checked%n", halted);
         assertThat(halted).as("steps covered").isGreaterThanOrEqualTo(4);
         assertThat(complete).as("halts after the commit").isLessThan(halted);
     }

@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
 import org.containerfs.spi.ContainerSource;
 
 /**
@@ -18,9 +21,11 @@ import org.containerfs.spi.ContainerSource;
  * {@code <name>.zidx} beside the container) or {@code gzipIndexDir=<directory>} (same name there, on the
  * container's file system). It is used only if it records the container's current size and
  * modification time and the same restart span; otherwise the file is scanned and the index rewritten.
+ * A CRC-32C of all its bytes ends the file: a damaged index is ignored (and rewritten), never trusted,
+ * since its offsets decide which bytes a read returns.
  */
 final class IndexStore {
-    private static final long MAGIC = 0x4733_5A49_4458_3032L; // "G3ZIDX02"
+    private static final long MAGIC = 0x4733_5A49_4458_3033L; // "G3ZIDX03": 02 plus a CRC-32C trailer
 
     private final Path path;
     private final long size;
@@ -51,7 +56,9 @@ final class IndexStore {
         if (!Files.isRegularFile(path)) {
             return false;
         }
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path)))) {
+        CheckedInputStream checked;
+        try (DataInputStream in = new DataInputStream(checked = new CheckedInputStream(
+                new BufferedInputStream(Files.newInputStream(path)), new CRC32C()))) {
             long limit = Files.size(path);
             if (in.readLong() != MAGIC || in.readLong() != size || in.readLong() != mtime || in.readLong() != gz.span()) {
                 return false;
@@ -114,6 +121,10 @@ final class IndexStore {
             long tailLength = in.readLong();
             boolean truncated = in.readBoolean();
             String indexDamage = in.readBoolean() ? in.readUTF() : null;
+            int computedSum = (int) checked.getChecksum().getValue();
+            if (in.readInt() != computedSum || in.read() != -1) {
+                throw new IOException("checksum mismatch in " + path);
+            }
             index.restoreTail(tailLength, truncated, indexDamage);
             return true;
         } catch (IOException | RuntimeException e) {
@@ -134,7 +145,9 @@ final class IndexStore {
     boolean save(GzipIndex gz, G3Index index) {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         try {
-            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
+            CheckedOutputStream checked;
+            try (DataOutputStream out = new DataOutputStream(checked = new CheckedOutputStream(
+                    new BufferedOutputStream(Files.newOutputStream(tmp)), new CRC32C()))) {
                 out.writeLong(MAGIC);
                 out.writeLong(size);
                 out.writeLong(mtime);
@@ -179,6 +192,7 @@ final class IndexStore {
                 out.writeLong(index.tailLength());
                 out.writeBoolean(index.tailTruncated());
                 writeNullable(out, index.damage());
+                out.writeInt((int) checked.getChecksum().getValue());
             }
             Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return true;

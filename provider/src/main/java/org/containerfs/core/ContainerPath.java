@@ -153,6 +153,9 @@ public final class ContainerPath implements Path {
 
     @Override
     public ContainerPath normalize() {
+        if (isNormal()) {
+            return this; // the common case (every path a directory listing makes): no copy
+        }
         List<String> out = new ArrayList<>(names.length);
         for (String n : names) {
             if (n.equals(".")) {
@@ -170,6 +173,22 @@ public final class ContainerPath implements Path {
             out.add(n);
         }
         return new ContainerPath(fs, absolute, out.toArray(new String[0]));
+    }
+
+    private boolean isNormal() {
+        for (String n : names) {
+            if (n.equals(".") || n.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** This path with one more name, a component from the tree (no '/'): no parsing, for listings. */
+    ContainerPath child(String name) {
+        String[] joined = Arrays.copyOf(names, names.length + 1);
+        joined[names.length] = name;
+        return new ContainerPath(fs, absolute, joined);
     }
 
     @Override

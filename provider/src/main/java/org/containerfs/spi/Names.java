@@ -191,7 +191,7 @@ public final class Names {
             return -1;
         }
         int n = name.length() - prefix.length();
-        if (n < width || n > 18) {
+        if (n < Math.max(width, 1) || n > 18) {
             return -1;
         }
         long v = 0;
@@ -202,6 +202,9 @@ public final class Names {
             }
             v = v * 10 + (c - '0');
         }
-        return indexed(prefix, v, width).equals(name) ? v : -1;
+        // Canonical means what indexed() would print: zero-padded to exactly the width, or wider
+        // without a leading zero. Checked in place: this runs for every path lookup.
+        boolean canonical = n == width || n == 1 || name.charAt(prefix.length()) != '0';
+        return canonical ? v : -1;
     }
 }

@@ -136,14 +136,18 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         Set<StandardOpenOption> openOptions = writable
                 ? EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE)
                 : EnumSet.of(StandardOpenOption.READ);
-        ContainerChannel channel = ContainerChannel.open(path, openOptions);
+        // A format that builds a new container beside the target gets a locked staging sibling instead.
+        String stagingName = exists ? null : format.creationStagingName(String.valueOf(path.getFileName()));
+        Path channelPath = stagingName == null ? path : path.resolveSibling(stagingName);
+        ContainerChannel channel = ContainerChannel.open(channelPath, openOptions);
         FileLock lock = null;
         try {
             if (writable) {
                 lock = lockForWriting(channel, path);
             }
             ContainerSource source = new ContainerSource(path, channel, options, writable);
-            Container container = (writable && channel.size() == 0) ? format.create(source) : format.open(source);
+            Container container = (writable && (stagingName != null || channel.size() == 0))
+                    ? format.create(source) : format.open(source);
             ContainerFileSystem fs = new ContainerFileSystem(this, path, channel, container, writable,
                     options.getBoolean("refresh", true), lock);
             synchronized (byContainer) {

@@ -316,7 +316,7 @@ final class LimeContainer implements Container {
             a.put("padding", LimeHeader.padding(length));
             a.put("headerOffset", header);
             a.put("dataOffset", header + LimeHeader.SIZE);
-            a.put("truncated", header + LimeHeader.SIZE + length > source.channel().size());
+            a.put("truncated", length > source.channel().size() - header - LimeHeader.SIZE);
             a.put("message", message + 1);
             a.put("record", position + 1);
             return a;

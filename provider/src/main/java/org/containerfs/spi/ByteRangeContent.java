@@ -42,6 +42,9 @@ public final class ByteRangeContent implements Content {
         if (!dst.hasRemaining()) {
             return 0;
         }
+        if (position > Long.MAX_VALUE - offset) {
+            throw truncated(position); // a hostile length: no file reaches this far
+        }
         int want = (int) Math.min(dst.remaining(), length - position);
         int oldLimit = dst.limit();
         dst.limit(dst.position() + want);
@@ -66,7 +69,7 @@ public final class ByteRangeContent implements Content {
             return 0;
         }
         long want = Math.min(count, length - position);
-        if (offset + position + want > channel.size()) {
+        if (want > channel.size() - offset - position) {
             throw truncated(Math.max(position, channel.size() - offset));
         }
         return channel.transferTo(offset + position, want, target);

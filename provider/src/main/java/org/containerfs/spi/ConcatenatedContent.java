@@ -2,6 +2,7 @@ package org.containerfs.spi;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.List;
 
@@ -45,5 +46,31 @@ public final class ConcatenatedContent implements Content {
             total += n;
         }
         return total;
+    }
+
+    /** Part by part, so each range keeps its own zero-copy path. */
+    @Override
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        long end = Math.min(size(), position + count);
+        if (position >= end) {
+            return 0;
+        }
+        int i = Arrays.binarySearch(starts, position);
+        i = i >= 0 ? i : -i - 2;
+        long done = 0;
+        while (position + done < end && i < parts.length) {
+            long within = position + done - starts[i];
+            long take = Math.min(parts[i].size() - within, end - position - done);
+            if (take <= 0) {
+                i++;
+                continue;
+            }
+            long n = parts[i].transferTo(within, take, target);
+            if (n <= 0) {
+                break;
+            }
+            done += n;
+        }
+        return done;
     }
 }

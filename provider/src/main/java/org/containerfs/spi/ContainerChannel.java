@@ -18,6 +18,16 @@ import java.util.Set;
  * {@link SeekableByteChannel} whose position is guarded by this object (zipfs entries, say).
  */
 public final class ContainerChannel implements Closeable {
+    /**
+     * Crash-test hook: with {@code -Dcontainerfs.faultInjection.haltAtStep=N} the JVM halts (as a
+     * SIGKILL would: no finally blocks, no flushing) when the N-th mutation (write, truncate, force)
+     * of any container channel begins; with {@code ...torn=true} a write first writes half its bytes.
+     * Lets tests stop a writer at every step of a commit protocol, deterministically.
+     */
+    private static final long HALT_AT_STEP = Long.getLong("containerfs.faultInjection.haltAtStep", -1);
+    private static final boolean HALT_TORN = Boolean.getBoolean("containerfs.faultInjection.torn");
+    private static final java.util.concurrent.atomic.AtomicLong STEPS = new java.util.concurrent.atomic.AtomicLong();
+
     private final String name;
     private final FileChannel fileChannel;
     private final SeekableByteChannel seekable;
@@ -90,6 +100,18 @@ public final class ContainerChannel implements Closeable {
 
     /** Writes all of {@code src} at {@code position}. */
     public void writeFully(ByteBuffer src, long position) throws IOException {
+        if (HALT_AT_STEP >= 0 && STEPS.incrementAndGet() == HALT_AT_STEP) {
+            if (HALT_TORN && src.remaining() > 1) {
+                ByteBuffer half = src.duplicate();
+                half.limit(half.position() + half.remaining() / 2);
+                writeUnchecked(half, position);
+            }
+            Runtime.getRuntime().halt(137);
+        }
+        writeUnchecked(src, position);
+    }
+
+    private void writeUnchecked(ByteBuffer src, long position) throws IOException {
         long p = position;
         if (fileChannel != null) {
             while (src.hasRemaining()) {
@@ -106,6 +128,7 @@ public final class ContainerChannel implements Closeable {
     }
 
     public void truncate(long size) throws IOException {
+        haltIfInjected();
         if (fileChannel != null) {
             fileChannel.truncate(size);
         } else {
@@ -117,8 +140,15 @@ public final class ContainerChannel implements Closeable {
 
     /** Makes what was written durable (fsync); a no-op where the file system has no such notion. */
     public void force(boolean metadata) throws IOException {
+        haltIfInjected();
         if (fileChannel != null) {
             fileChannel.force(metadata);
+        }
+    }
+
+    private static void haltIfInjected() {
+        if (HALT_AT_STEP >= 0 && STEPS.incrementAndGet() == HALT_AT_STEP) {
+            Runtime.getRuntime().halt(137);
         }
     }
 

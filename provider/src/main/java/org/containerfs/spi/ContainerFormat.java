@@ -42,5 +42,18 @@ public interface ContainerFormat {
         return open(source);
     }
 
+    /**
+     * For a format that cannot grow a container in place and instead assembles a new one beside its
+     * target, renaming it into place when the file system closes (SIONlib): the name of a sibling
+     * staging file. For a target that does not exist, the core then creates and locks that sibling
+     * instead of the target, and hands it to {@link #create} as the source's channel (emptied or not:
+     * leftovers are a dead writer's, since the lock is held); {@link ContainerSource#path()} stays the
+     * target, which does not exist until the format's commit. Null (the default): the core creates
+     * the empty target itself.
+     */
+    default String creationStagingName(String targetFileName) {
+        return null;
+    }
+
     int PROBE_BYTES = 4096;
 }

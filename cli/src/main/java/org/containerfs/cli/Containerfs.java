@@ -1,0 +1,117 @@
+package org.containerfs.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code containerfs} command: every subcommand opens the container with
+ * {@code FileSystems.newFileSystem(path, env)}, so it works for each format whose provider is registered.
+ */
+@Command(name = "containerfs",
+        mixinStandardHelpOptions = true,
+        versionProvider = Containerfs.Version.class,
+        description = "Lists, reads, extracts and checks scientific container files (LIME, and every other "
+                + "format whose java.nio provider is on the class path) as directory trees.",
+        footer = {"", "Exit status: 0 on success, 1 when the command failed (or verify found damage), 2 on a usage error.",
+                "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."},
+        subcommands = {
+                LsCommand.class, CatCommand.class, CpCommand.class, InfoCommand.class, VerifyCommand.class,
+                // the mount module adds its commands here: org.containerfs.fuse.MountCommand.class, UmountCommand.class
+                HelpCommand.class})
+public final class Containerfs implements Runnable {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--debug", description = "Print the stack trace of an error.")
+    boolean debug;
+
+    Containerfs(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Standard output: binary-safe (cat) and UTF-8 for text. */
+    PrintStream out() {
+        return out;
+    }
+
+    PrintStream err() {
+        return err;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+                false, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        int status = run(args, out, err);
+        out.flush();
+        err.flush();
+        System.exit(status);
+    }
+
+    /** Runs one command line with the given streams and returns its exit status (used by main and the tests). */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine cl = commandLine(out, err);
+        int status = cl.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
+        Containerfs top = new Containerfs(out, err);
+        CommandLine cl = new CommandLine(top);
+        cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+        cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+        cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {
+            err.println(failed.getCommandSpec().qualifiedName() + ": " + Errors.describe(ex));
+            if (debugRequested(parseResult)) {
+                ex.printStackTrace(err);
+            }
+            return ex instanceof CliException c ? c.status() : 1;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+            err.println(name + ": " + Errors.safe(ex.getMessage()) + " (see '" + name + " --help')");
+            return 2;
+        });
+        return cl;
+    }
+
+    private static boolean debugRequested(ParseResult parseResult) {
+        for (ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+            if (pr.hasMatchedOption("--debug")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Containerfs.class.getPackage().getImplementationVersion();
+            return new String[] {"containerfs " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package org.containerfs.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "info", mixinStandardHelpOptions = true,
+        description = {"Describes a container: format, version, counts, damage found.",
+                "Shows the root's format attributes (version, record counts, ...), the number of directories, files "
+                + "and bytes in the tree, and the damage the format found when it opened the container (a truncated "
+                + "record, bytes that are not records, ...). Only the container's index is read, never its data."},
+        footer = {"", "Example: containerfs info conf.lime"})
+final class InfoCommand implements Callable<Integer> {
+    @ParentCommand
+    Containerfs top;
+
+    @Mixin
+    ContainerOptions options;
+
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    Path container;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream out = top.out();
+        try (FileSystem fs = options.open(container)) {
+            Path root = fs.getRootDirectories().iterator().next();
+            Map<String, String> lines = new LinkedHashMap<>();
+            lines.put("container", container.toString());
+            lines.put("format", ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme());
+            Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
+            Object damage = null;
+            for (Map.Entry<String, Object> e : attributes.entrySet()) {
+                if (e.getKey().equals("damage")) {
+                    damage = e.getValue();
+                } else if (!(e.getKey().equals("format") && lines.get("format").equals(Values.show(e.getValue())))) {
+                    lines.put(e.getKey(), Values.show(e.getValue()));
+                }
+            }
+            long[] counts = new long[3];
+            count(root, counts);
+            lines.put("directories", Long.toString(counts[0]));
+            lines.put("files", Long.toString(counts[1]));
+            lines.put("bytes", Long.toString(counts[2]));
+            lines.put("damage", Values.isBlank(damage) ? "none found" : Values.show(damage));
+            int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
+            for (Map.Entry<String, String> e : lines.entrySet()) {
+                out.printf("%-" + width + "s %s%n", e.getKey() + ":", e.getValue());
+            }
+        }
+        return 0;
+    }
+
+    /** directories, files and file bytes below {@code dir}, from the listing alone. */
+    private static void count(Path dir, long[] counts) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                if (a.isDirectory()) {
+                    counts[0]++;
+                    count(p, counts);
+                } else {
+                    counts[1]++;
+                    counts[2] += a.size();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package org.containerfs.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "ls", mixinStandardHelpOptions = true,
+        description = {"Lists a directory of the container (the root by default) in file order.",
+                "Directories end with '/'. With -R every entry below is listed by its full path."},
+        footer = {"", "With -l each line is: d or -, the size in bytes, the name, then the format's attributes "
+                + "(key=value; a true flag is shown by its name; false flags, empty values and a length equal to the size "
+                + "are left out).",
+                "", "Example: containerfs ls -l conf.lime /msg02"})
+final class LsCommand implements Callable<Integer> {
+    @ParentCommand
+    Containerfs top;
+
+    @Mixin
+    ContainerOptions options;
+
+    @Option(names = "-l", description = "Long listing: type, size, name and the format's attributes.")
+    boolean longFormat;
+
+    @Option(names = "-R", description = "Recursive: everything below the path, by full path.")
+    boolean recursive;
+
+    @Option(names = "--attrs", split = ",", paramLabel = "NAME",
+            description = "With -l: show only these format attributes (comma-separated), e.g. --attrs=type,mb,me.")
+    List<String> attributeNames;
+
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    Path container;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "<path>", description = "A directory or file in the container (default /).")
+    String path = "/";
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream out = top.out();
+        try (FileSystem fs = options.open(container)) {
+            Path start = ContainerOptions.entry(fs, path);
+            BasicFileAttributes a = Files.readAttributes(start, BasicFileAttributes.class);
+            if (!a.isDirectory()) {
+                print(out, start, a, recursive ? start.toString() : String.valueOf(start.getFileName()));
+            } else {
+                list(out, start);
+            }
+        }
+        return 0;
+    }
+
+    private void list(PrintStream out, Path dir) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                print(out, p, a, recursive ? p.toString() : String.valueOf(p.getFileName()));
+                if (recursive && a.isDirectory()) {
+                    list(out, p);
+                }
+            }
+        }
+    }
+
+    private void print(PrintStream out, Path p, BasicFileAttributes a, String shown) throws IOException {
+        String name = Errors.safe(a.isDirectory() ? shown + "/" : shown);
+        if (!longFormat) {
+            out.println(name);
+            return;
+        }
+        Map<String, Object> attributes = ContainerOptions.formatAttributes(p);
+        if (attributeNames != null) {
+            Map<String, Object> chosen = new LinkedHashMap<>();
+            for (String k : attributeNames) {
+                if (attributes.containsKey(k)) {
+                    chosen.put(k, attributes.get(k));
+                }
+            }
+            attributes = chosen;
+        }
+        String compact = Values.compact(attributes, a.size(), attributeNames != null);
+        out.printf("%s %12d  %s%s%n", a.isDirectory() ? "d" : "-", a.size(), name, compact.isEmpty() ? "" : "  " + compact);
+    }
+}

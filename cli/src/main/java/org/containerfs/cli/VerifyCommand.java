@@ -1,0 +1,129 @@
+package org.containerfs.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Reads the whole container and says whether it is sound.",
+                "Every file is read to its end (so the format checks lengths, checksums and decoding); each failure "
+                + "is reported as 'FAIL <path>: <reason>', including the damage the format found when it opened the "
+                + "container ('FAIL /: ...'). The last line is the summary."},
+        footer = {"", "Exit status: 0 if the container is sound, 1 if anything failed.",
+                "", "Example: containerfs verify conf.lime && echo sound"})
+final class VerifyCommand implements Callable<Integer> {
+    private static final int BUFFER = 1 << 20;
+
+    @ParentCommand
+    Containerfs top;
+
+    @Mixin
+    ContainerOptions options;
+
+    @Option(names = {"-v", "--verbose"}, description = "Also print 'ok <path> <bytes>' for every sound file.")
+    boolean verbose;
+
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    Path container;
+
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
+    private long files;
+    private long directories;
+    private long bytes;
+    private long failures;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream out = top.out();
+        FileSystem fs;
+        try {
+            fs = options.open(container);
+        } catch (CliException | NoSuchFileException notAContainer) {
+            throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
+        } catch (IOException | RuntimeException e) {
+            out.println("FAIL " + Errors.safe(container.toString()) + ": " + Errors.describe(e));
+            out.println(container + ": cannot be opened: DAMAGED");
+            return 1;
+        }
+        try (fs) {
+            Path root = fs.getRootDirectories().iterator().next();
+            try {
+                Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
+                Object damage = attributes.get("damage");
+                if (!Values.isBlank(damage)) {
+                    fail(out, root, Values.show(damage));
+                }
+            } catch (IOException | RuntimeException e) {
+                fail(out, root, Errors.describe(e));
+            }
+            walk(out, root);
+        } catch (IOException e) {
+            fail(out, null, Errors.describe(e));
+        }
+        out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(container.toString()),
+                directories, files, bytes, failures, failures == 1 ? "failure" : "failures", failures == 0 ? "OK" : "DAMAGED");
+        return failures == 0 ? 0 : 1;
+    }
+
+    private void walk(PrintStream out, Path dir) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, BasicFileAttributes.class);
+                } catch (IOException | RuntimeException e) {
+                    fail(out, p, Errors.describe(e));
+                    continue;
+                }
+                if (a.isDirectory()) {
+                    directories++;
+                    walk(out, p);
+                } else {
+                    files++;
+                    check(out, p, a.size());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            fail(out, dir, "cannot list: " + Errors.describe(e));
+        }
+    }
+
+    private void check(PrintStream out, Path file, long size) {
+        long read = 0;
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            int n;
+            while ((n = ch.read(buffer.clear())) >= 0) {
+                read += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            bytes += read;
+            fail(out, file, Errors.describe(e));
+            return;
+        }
+        bytes += read;
+        if (read != size) {
+            fail(out, file, "read " + read + " bytes but the listed size is " + size);
+        } else if (verbose) {
+            out.println("ok " + file + " " + read);
+        }
+    }
+
+    private void fail(PrintStream out, Path where, String message) {
+        failures++;
+        out.println("FAIL " + (where == null ? "" : Errors.safe(where.toString())) + ": " + message);
+    }
+}

@@ -1,0 +1,88 @@
+package org.containerfs.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The top-level {@code containerfs} script as a user runs it. {@code mvn test} builds the jar before the tests
+ * (see cli/pom.xml), so the script finds it up to date and starts it directly.
+ */
+class LauncherTest {
+    private static final Path ROOT = Corpus.repositoryRoot();
+
+    @TempDir
+    Path tmp;
+
+    record Run(int status, String stdout, String stderr) {}
+
+    private static Run launch(Path workingDirectory, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(concat(ROOT.resolve("containerfs").toString(), args))
+                .directory(workingDirectory.toFile());
+        pb.environment().putAll(env);
+        Path out = Files.createTempFile("launcher", ".out");
+        Path err = Files.createTempFile("launcher", ".err");
+        try {
+            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("the launcher did not finish");
+            }
+            return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static List<String> concat(String first, String... rest) {
+        List<String> all = new java.util.ArrayList<>(List.of(first));
+        all.addAll(List.of(rest));
+        return all;
+    }
+
+    @Test
+    void theLauncherListsASampleFromTheRepositoryRoot() throws Exception {
+        Run r = launch(ROOT, Map.of(), "ls", "samples/lime/ildg.lime");
+
+        assertThat(r.status()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("msg01/\nmsg02/\n");
+    }
+
+    @Test
+    void theLauncherWorksFromAnyDirectoryAndPicksAJdkOfAtLeast22Itself() throws Exception {
+        Path sample = Files.copy(ROOT.resolve("samples/lime/ildg.lime"), tmp.resolve("gauge.lime"));
+        // a JAVA_HOME too old for the tool (the machine's default JDK 17, when present) must be passed over
+        Path old = Path.of("/usr/lib/jvm/java-17-openjdk-amd64");
+        Map<String, String> env = Files.isDirectory(old) ? Map.of("JAVA_HOME", old.toString()) : Map.of();
+
+        Run r = launch(tmp, env, "verify", "gauge.lime");
+
+        assertThat(r.status()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("gauge.lime: 2 directories, 8 files, 10422 bytes read, 0 failures: OK\n");
+    }
+
+    @Test
+    void theRunnableJarRegistersEveryFormatProviderOfTheRepository() throws IOException {
+        String service = "META-INF/services/java.nio.file.spi.FileSystemProvider";
+        List<String> registered = Files.readAllLines(ROOT.resolve(service)).stream()
+                .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+
+        try (JarFile jar = new JarFile(ROOT.resolve("cli/target/containerfs.jar").toFile())) {
+            String merged = new String(jar.getInputStream(jar.getEntry(service)).readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(merged.lines().map(String::trim)).containsAll(registered);
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo(Containerfs.class.getName());
+        }
+        assertThat(registered).isNotEmpty();
+    }
+}

@@ -1,0 +1,109 @@
+package org.containerfs.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class VerifyCommandTest {
+    @TempDir
+    Path tmp;
+
+    static Stream<String> soundFiles() {
+        return Corpus.files().stream().filter(f -> !Corpus.damaged(f));
+    }
+
+    static Stream<String> damagedFiles() {
+        return Corpus.files().stream().filter(Corpus::damaged);
+    }
+
+    @ParameterizedTest
+    @MethodSource("soundFiles")
+    void aSoundFileVerifiesWithStatusZero(String file) {
+        Cli.Result r = Cli.run("verify", Corpus.lime(file));
+        var rows = Corpus.rows(file);
+
+        assertThat(r.status()).as(r.stdout()).isZero();
+        assertThat(r.lines()).hasSize(1);
+        assertThat(r.lines()[0]).endsWith(" " + rows.size() + " files, " + rows.stream().mapToLong(Corpus.Row::length).sum()
+                + " bytes read, 0 failures: OK");
+    }
+
+    @ParameterizedTest
+    @MethodSource("damagedFiles")
+    void aDamagedFileFailsWithEveryProblemReported(String file) {
+        Cli.Result r = Cli.run("verify", Corpus.lime(file));
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.lines()[r.lines().length - 1]).endsWith(": DAMAGED");
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("FAIL /: "));
+        for (Corpus.Row row : Corpus.rows(file)) {
+            if (!row.readable()) {
+                assertThat(r.lines()).anyMatch(l -> l.startsWith("FAIL " + row.path() + ": ") && l.contains("byte "));
+            } else {
+                assertThat(r.lines()).noneMatch(l -> l.startsWith("FAIL " + row.path()));
+            }
+        }
+    }
+
+    @Test
+    void theTruncatedPayloadFileReportsItsContainerDamageAndItsRecord() {
+        Cli.Result r = Cli.run("verify", Corpus.lime("s10_truncated_in_payload.lime"));
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.lines()).hasSize(3);
+        assertThat(r.lines()[0]).isEqualTo("FAIL /: record 2 at byte 288 declares 4608 bytes but the file ends at byte 3040 "
+                + "(truncated payload)");
+        assertThat(r.lines()[1]).startsWith("FAIL /msg01/rec02.scidac-binary-data: ").contains("4608");
+        assertThat(r.lines()[2]).endsWith("1 directories, 2 files, 140 bytes read, 2 failures: DAMAGED");
+    }
+
+    @Test
+    void verboseListsEverySoundFile() {
+        Cli.Result r = Cli.run("verify", "-v", Corpus.lime("s02_lime_writer_test1.lime"));
+
+        assertThat(r.status()).isZero();
+        assertThat(Arrays.stream(r.lines()).filter(l -> l.startsWith("ok "))).containsExactly(
+                "ok /msg01/rec01.lime-test-text1 45", "ok /msg01/rec02.lime-test-text1 40",
+                "ok /msg02/rec01.lime-test-text1 31", "ok /msg02/rec02.lime-test-text2 23", "ok /msg03/rec01.lime-test-text3 19");
+    }
+
+    @Test
+    void aContainerThatCannotBeOpenedFails() throws IOException {
+        Path bad = tmp.resolve("bad.lime");
+        byte[] bytes = Files.readAllBytes(Corpus.lime("s01_single_record.lime"));
+        bytes[5] = 2; // header version 2: the provider refuses the file
+        Files.write(bad, bytes);
+
+        Cli.Result r = Cli.run("verify", bad);
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.lines()[0]).startsWith("FAIL " + bad + ": ").contains("version");
+        assertThat(r.lines()[1]).endsWith("cannot be opened: DAMAGED");
+    }
+
+    @Test
+    void strictTurnsContainerDamageIntoAnOpenFailure() {
+        Cli.Result r = Cli.run("verify", "--strict", Corpus.lime("s10_truncated_in_payload.lime"));
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.lines()).hasSize(2);
+        assertThat(r.lines()[0]).contains("byte 296");
+    }
+
+    @Test
+    void aMissingFileIsAnErrorNotDamage() {
+        Cli.Result r = Cli.run("verify", tmp.resolve("absent.lime"));
+
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).isEqualTo("containerfs verify: " + tmp.resolve("absent.lime") + ": no such container file\n");
+    }
+}

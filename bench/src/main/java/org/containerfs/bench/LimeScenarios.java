@@ -62,7 +62,7 @@ final class LimeScenarios implements FormatScenarios {
     /** Scenario 2: one big record appended, and many 1 KiB records each committed by its close. */
     private List<Row> append(Context context) throws Exception {
         long big = context.size(1L << 30, 256L << 20);
-        int small = (int) context.size(100_000, 20_000);
+        int small = (int) context.size(100_000, 10_000);
         Context.log("scenario 2: appending one record of %s and %,d records of 1 KiB", bytes(big), small);
         Map<String, double[]> t = context.jmh(LimeAppendBenchmark.class,
                 List.of("containerfsAppendBig", "rawWriteBig", "containerfsAppendSmall", "rawWriteSmall"),
@@ -228,7 +228,7 @@ final class LimeScenarios implements FormatScenarios {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    private static Row throughputRow(String title, long bytes, double[] containerfs, double[] baseline, double target) {
+    static Row throughputRow(String title, long bytes, double[] containerfs, double[] baseline, double target) {
         double cfs = bytes / Context.median(containerfs) / MIB;
         double raw = bytes / Context.median(baseline) / MIB;
         double ratio = cfs / raw;
@@ -247,6 +247,9 @@ final class LimeScenarios implements FormatScenarios {
     }
 
     static String seconds(double s) {
+        if (s < 1e-3) {
+            return String.format("%.1f µs", s * 1e6);
+        }
         return s < 1 ? String.format("%.1f ms", s * 1e3) : String.format("%.2f s", s);
     }
 }

@@ -7,5 +7,7 @@ final class Scenarios {
     private Scenarios() {}
 
     static final List<FormatScenarios> ALL = List.of(
-            new LimeScenarios());
+            new LimeScenarios(),
+            new ScdaScenarios(),
+            new SionScenarios());
 }

@@ -58,8 +58,9 @@ public final class Context {
         return quick ? 2 : 3;
     }
 
+    /** Warm-up invocations before measuring: the provider's read path must be compiled (JIT) first. */
     public int warmups() {
-        return quick ? 1 : 2;
+        return 3;
     }
 
     /** Measurements of each variant per round. */

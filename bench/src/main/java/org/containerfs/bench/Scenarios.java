@@ -8,6 +8,7 @@ final class Scenarios {
 
     static final List<FormatScenarios> ALL = List.of(
             new LimeScenarios(),
+            new GsdScenarios(),
             new ScdaScenarios(),
             new SionScenarios());
 }

@@ -26,7 +26,7 @@ final class Chart {
     private static final int PANEL_W = 520;
     private static final int H = 420;
     private static final int LEFT = 70;
-    private static final int RIGHT = 20;
+    private static final int RIGHT = 50;
     private static final int TOP = 50;
     private static final int BOTTOM = 60;
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
@@ -119,7 +119,9 @@ final class Chart {
                 }
                 g.fill(new Ellipse2D.Double(px - 4, py - 4, 8, 8));
                 String label = v >= 10 ? String.format("%.1f", v) : String.format("%.2f", v);
-                g.drawString(label, (int) px + 6, (int) py - 6);
+                int width = g.getFontMetrics().stringWidth(label);
+                boolean nearRightEdge = px + 6 + width > x0 + LEFT + plotW;
+                g.drawString(label, nearRightEdge ? (int) px - 6 - width : (int) px + 6, (int) py - 6);
                 px0 = px;
                 py0 = py;
             }

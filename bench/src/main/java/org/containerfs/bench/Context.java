@@ -160,6 +160,23 @@ public final class Context {
         return out;
     }
 
+    /**
+     * The speed ratio of containerfs to its baseline from times measured in alternating rounds of
+     * {@code perRound} measurements each: per round, median baseline time / median containerfs
+     * time; then the median over rounds. Pairing by round cancels the machine's load drifting during
+     * the run (a pooled median would not).
+     */
+    public static double pairedRatio(double[] baselineTimes, double[] containerfsTimes, int perRound) {
+        int rounds = Math.min(baselineTimes.length, containerfsTimes.length) / perRound;
+        double[] ratios = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            double base = median(Arrays.copyOfRange(baselineTimes, r * perRound, (r + 1) * perRound));
+            double ours = median(Arrays.copyOfRange(containerfsTimes, r * perRound, (r + 1) * perRound));
+            ratios[r] = base / ours;
+        }
+        return median(ratios);
+    }
+
     public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);

@@ -101,7 +101,8 @@ final class GsdScenarios implements FormatScenarios {
         Files.delete(file);
         double cfs = Context.median(java.stream().mapToDouble(Double::doubleValue).toArray());
         double ref = Context.median(python.stream().mapToDouble(Double::doubleValue).toArray());
-        double ratio = ref / cfs;
+        double ratio = Context.pairedRatio(python.stream().mapToDouble(Double::doubleValue).toArray(),
+                java.stream().mapToDouble(Double::doubleValue).toArray(), context.measurements());
         return List.of(new Row(String.format(
                 "4 GSD: %,d random (frame, chunk) reads of a %,d-frame file, Files.readAllBytes vs python3-gsd read_chunk",
                 reads, frames), String.format("%.2f µs/read", cfs), String.format("%.2f µs/read", ref),

@@ -74,7 +74,7 @@ final class ScdaScenarios implements FormatScenarios {
                         "ranges", RangeReadBenchmark.ranges(new long[] {dataOffset}, new long[] {length})),
                 "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
         Files.delete(file);
-        return LimeScenarios.throughputRow("5 read a " + LimeScenarios.bytes(length)
+        return LimeScenarios.throughputRow(context, "5 read a " + LimeScenarios.bytes(length)
                 + " scda block (newByteChannel) vs FileChannel.read of its data range", length,
                 t.get("containerfsRead"), t.get("rawRead"), 0.95);
     }

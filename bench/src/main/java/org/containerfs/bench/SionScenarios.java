@@ -48,7 +48,7 @@ final class SionScenarios implements FormatScenarios {
                 Map.of("container", file.toString(), "file", "/task000000", "ranges", ranges),
                 "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
         Files.delete(file);
-        return List.of(LimeScenarios.throughputRow(String.format(
+        return List.of(LimeScenarios.throughputRow(context, String.format(
                 "6 read a SIONlib task stream of %s over %d blocks (newByteChannel) vs FileChannel.read of the %d chunks",
                 LimeScenarios.bytes(total), BLOCKS, BLOCKS), total, t.get("containerfsRead"), t.get("rawRead"), 0.95));
     }

@@ -72,7 +72,8 @@ final class Table {
             }
         }
         sb.append("\nRatios are containerfs relative to its baseline, higher is better for containerfs. Figures are medians of ")
-                .append("every measurement; containerfs and its baseline are measured in alternating rounds in the same run ")
+                .append("every measurement; containerfs and its baseline are measured in alternating rounds in the same run, ")
+                .append("and a ratio is the median over rounds of each round's ratio (so load drifting during the run cancels) ")
                 .append("(scenarios 1-2: a JMH fork per variant and round, single-shot invocations after warm-up; ")
                 .append("scenario 3: in one JVM after warm-up, retained heap from used heap after full GCs).\n");
         if (chartFile != null) {

@@ -88,6 +88,17 @@ public final class Context {
      */
     public Map<String, double[]> jmh(Class<?> benchmarkClass, List<String> methods, Map<String, String> params,
             String... jvmArgs) throws RunnerException {
+        return jmh(benchmarkClass, methods, params, 1, jvmArgs);
+    }
+
+    /**
+     * As {@link #jmh(Class, List, Map, String...)}, with {@code warmupBatch} invocations per warm-up
+     * iteration: read scenarios whose quick inputs are k times smaller warm up k times as often, so
+     * the JIT has compiled the provider's read path as in a full run (benchmarks with per-iteration
+     * set-up, such as appends to a fresh file, must keep 1).
+     */
+    public Map<String, double[]> jmh(Class<?> benchmarkClass, List<String> methods, Map<String, String> params,
+            int warmupBatch, String... jvmArgs) throws RunnerException {
         Map<String, List<Double>> times = new LinkedHashMap<>();
         for (String m : methods) {
             times.put(m, new ArrayList<>());
@@ -101,7 +112,7 @@ public final class Context {
                         .timeUnit(TimeUnit.NANOSECONDS)
                         .forks(1)
                         .warmupIterations(warmups())
-                        .warmupBatchSize(1)
+                        .warmupBatchSize(warmupBatch)
                         .measurementIterations(measurements())
                         .measurementBatchSize(1)
                         .timeout(TimeValue.minutes(10))

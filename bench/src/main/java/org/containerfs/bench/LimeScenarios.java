@@ -49,7 +49,7 @@ final class LimeScenarios implements FormatScenarios {
         LimeInputs.oneRecord(file, length);
         Map<String, double[]> t = context.jmh(LimeReadBenchmark.class,
                 List.of("containerfsRead", "rawRead", "containerfsTransferTo", "rawTransferTo"),
-                Map.of("container", file.toString()), "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
+                Map.of("container", file.toString()), context.quick() ? 4 : 1, "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
         Files.delete(file);
         String size = bytes(length);
         return List.of(

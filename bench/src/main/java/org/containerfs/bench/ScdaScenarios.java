@@ -72,7 +72,7 @@ final class ScdaScenarios implements FormatScenarios {
         Map<String, double[]> t = context.jmh(RangeReadBenchmark.class, List.of("containerfsRead", "rawRead"),
                 Map.of("container", file.toString(), "file", BLOCK,
                         "ranges", RangeReadBenchmark.ranges(new long[] {dataOffset}, new long[] {length})),
-                "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
+                context.quick() ? 4 : 1, "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
         Files.delete(file);
         return LimeScenarios.throughputRow(context, "5 read a " + LimeScenarios.bytes(length)
                 + " scda block (newByteChannel) vs FileChannel.read of its data range", length,

@@ -46,7 +46,7 @@ final class SionScenarios implements FormatScenarios {
         }
         Map<String, double[]> t = context.jmh(RangeReadBenchmark.class, List.of("containerfsRead", "rawRead"),
                 Map.of("container", file.toString(), "file", "/task000000", "ranges", ranges),
-                "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
+                context.quick() ? 4 : 1, "-Xmx1g", "--sun-misc-unsafe-memory-access=allow");
         Files.delete(file);
         return List.of(LimeScenarios.throughputRow(context, String.format(
                 "6 read a SIONlib task stream of %s over %d blocks (newByteChannel) vs FileChannel.read of the %d chunks",

@@ -54,17 +54,27 @@ public class LimeAppendBenchmark {
         }
     }
 
-    /** A freshly created, empty LIME container open for appending. */
+    /**
+     * A freshly created, empty LIME container open for appending. Each invocation appends its records
+     * as a new message, so a warm-up batch of several invocations fits in one container.
+     */
     @State(Scope.Benchmark)
     public static class ContainerfsTarget {
         Path file;
         FileSystem fs;
+        int messages;
+
+        Path nextMessage() throws IOException {
+            messages++;
+            return Files.createDirectory(fs.getPath((messages < 10 ? "/msg0" : "/msg") + messages));
+        }
 
         @Setup(Level.Iteration)
         public void create(Sizes sizes) throws IOException {
             file = sizes.file("append-containerfs.lime");
             Files.deleteIfExists(file);
             fs = ContainerFileSystems.create(file, "lime");
+            messages = 0;
         }
 
         @TearDown(Level.Iteration)
@@ -96,9 +106,9 @@ public class LimeAppendBenchmark {
 
     @Benchmark
     public long containerfsAppendBig(Sizes sizes, ContainerfsTarget target) throws IOException {
-        Files.createDirectory(target.fs.getPath("/msg01"));
+        Path message = target.nextMessage();
         long written = 0;
-        try (SeekableByteChannel ch = Files.newByteChannel(target.fs.getPath(LimeInputs.BIG_RECORD), NEW_FILE)) {
+        try (SeekableByteChannel ch = Files.newByteChannel(message.resolve("rec01." + LimeInputs.BIG_TYPE), NEW_FILE)) {
             while (written < sizes.bigRecordBytes) {
                 sizes.chunk.clear().limit((int) Math.min(sizes.chunk.capacity(), sizes.bigRecordBytes - written));
                 written += ch.write(sizes.chunk);
@@ -123,11 +133,11 @@ public class LimeAppendBenchmark {
     /** Each record is its own channel, committed by its close (header write + ME update). */
     @Benchmark
     public long containerfsAppendSmall(Sizes sizes, ContainerfsTarget target) throws IOException {
-        Files.createDirectory(target.fs.getPath("/msg01"));
+        String message = target.nextMessage().toString();
         String suffix = "." + LimeInputs.BIG_TYPE;
         long written = 0;
         for (int i = 1; i <= sizes.smallRecords; i++) {
-            Path record = target.fs.getPath("/msg01", (i < 10 ? "rec0" : "rec") + i + suffix);
+            Path record = target.fs.getPath(message, (i < 10 ? "rec0" : "rec") + i + suffix);
             try (SeekableByteChannel ch = Files.newByteChannel(record, NEW_FILE)) {
                 written += ch.write(sizes.small.clear());
             }
@@ -148,8 +158,8 @@ public class LimeAppendBenchmark {
                 written += ch.write(pair);
             }
         }
-        ch.close();
-        return written;
+        return written; // the channel stays open for the next invocation of a warm-up batch
+
     }
 
     private static long writeAll(FileChannel ch, ByteBuffer b) throws IOException {

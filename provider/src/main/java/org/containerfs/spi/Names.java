@@ -173,13 +173,25 @@ public final class Names {
 
     /** {@code prefix + number} zero-padded to {@code width} digits, growing past it (msg05, msg100). */
     public static String indexed(String prefix, long number, int width) {
-        String digits = Long.toString(number);
-        StringBuilder sb = new StringBuilder(prefix.length() + Math.max(width, digits.length()));
-        sb.append(prefix);
-        for (int i = digits.length(); i < width; i++) {
-            sb.append('0');
+        if (number < 0) {
+            String digits = Long.toString(number);
+            return prefix + "0".repeat(Math.max(0, width - digits.length())) + digits;
         }
-        return sb.append(digits).toString();
+        // Filled in place: this makes every name of every listing (a million records, a million names).
+        int digits = 1;
+        for (long v = number; v >= 10; v /= 10) {
+            digits++;
+        }
+        int p = prefix.length();
+        char[] out = new char[p + Math.max(width, digits)];
+        prefix.getChars(0, p, out, 0);
+        int end = out.length;
+        long v = number;
+        for (int i = end - 1; i >= p; i--) {
+            out[i] = (char) ('0' + v % 10);
+            v /= 10;
+        }
+        return new String(out);
     }
 
     /**

@@ -16,6 +16,20 @@ class NamesIndexedTest {
     }
 
     @Test
+    void numbersAreZeroPaddedToTheWidthAndGrowPastIt() {
+        assertThat(Names.indexed("msg", 5, 2)).isEqualTo("msg05");
+        assertThat(Names.indexed("msg", 100, 2)).isEqualTo("msg100");
+        assertThat(Names.indexed("", 0, 4)).isEqualTo("0000");
+        assertThat(Names.indexed("rec", 0, 0)).isEqualTo("rec0");
+        assertThat(Names.indexed("task", 123_456_789_012L, 6)).isEqualTo("task123456789012");
+        assertThat(Names.indexed("x", Long.MAX_VALUE, 2)).isEqualTo("x" + Long.MAX_VALUE);
+        for (long v = 0; v < 100_000; v += 7) {
+            String digits = Long.toString(v);
+            assertThat(Names.indexed("rec", v, 3)).isEqualTo("rec" + "0".repeat(Math.max(0, 3 - digits.length())) + digits);
+        }
+    }
+
+    @Test
     void onlyTheCanonicalSpellingOfANumberIsAName() {
         assertThat(Names.parseIndexed("msg5", "msg", 2)).isEqualTo(-1);
         assertThat(Names.parseIndexed("msg005", "msg", 2)).isEqualTo(-1);

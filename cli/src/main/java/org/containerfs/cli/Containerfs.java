@@ -7,6 +7,8 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import org.containerfs.fuse.MountCommand;
+import org.containerfs.fuse.UmountCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -28,8 +30,7 @@ import picocli.CommandLine.Spec;
                 "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."},
         subcommands = {
                 LsCommand.class, CatCommand.class, CpCommand.class, InfoCommand.class, VerifyCommand.class,
-                // the mount module adds its commands here: org.containerfs.fuse.MountCommand.class, UmountCommand.class
-                HelpCommand.class})
+                MountCommand.class, UmountCommand.class, HelpCommand.class})
 public final class Containerfs implements Runnable {
     private final PrintStream out;
     private final PrintStream err;

@@ -306,20 +306,24 @@ public final class ContainerFileSystem extends FileSystem {
     }
 
     /**
-     * Live growth: a cheap size check; if the container grew (another process appends), the format
-     * scans only the new tail. Read-only file systems only: a writable one holds the writer lock.
+     * Live growth: a cheap size check; if the container grew (another process appends), or its tail
+     * was unfinished at the last scan, the format scans only the tail. Read-only file systems only:
+     * a writable one holds the writer lock.
      */
     boolean refreshIfGrown() throws IOException {
         if (writable || !autoRefresh || !open) {
             return false;
         }
         long size = channel.size();
-        if (size == knownSize && !container.refreshPending()) {
+        // Same size is not always "nothing new": a writer may complete a tail in place (LIME writes a
+        // record's header last), so a container with an unfinished tail is asked again.
+        if (size == knownSize && !read(container::hasIncompleteTail)) {
             return false;
         }
         return write(() -> {
+            long seen = channel.size(); // before the scan: growth during it is caught by the next check
             boolean changed = container.refresh();
-            knownSize = channel.size();
+            knownSize = seen;
             lastModified = readModifiedTime();
             return changed;
         });
@@ -334,8 +338,15 @@ public final class ContainerFileSystem extends FileSystem {
         ensureWritable();
         ContainerWriter w = writer;
         if (w == null) {
-            w = container.openWriter();
-            writer = w;
+            // delete() and move() ask for the writer outside the tree lock: two unsynchronized
+            // first calls could each make a writer, and records would then go through two of them.
+            synchronized (this) {
+                w = writer;
+                if (w == null) {
+                    w = container.openWriter();
+                    writer = w;
+                }
+            }
         }
         return w;
     }

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.ProviderMismatchException;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -36,8 +37,10 @@ import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +68,13 @@ import org.containerfs.spi.Node;
 public class ContainerFileSystemProvider extends FileSystemProvider {
     private final ContainerFormat format;
     private final Map<Path, ContainerFileSystem> byContainer = new HashMap<>();
+    /**
+     * Containers open for writing in this JVM (guarded by byContainer). The file lock keeps other
+     * processes out, but some file systems grant every lock (jimfs) or have none (zipfs).
+     */
+    private final Set<Path> writing = new HashSet<>();
+    /** Containers being opened through newFileSystem(URI) right now (guarded by byContainer). */
+    private final Set<Path> openingByUri = new HashSet<>();
 
     protected ContainerFileSystemProvider(ContainerFormat format) {
         this.format = format;
@@ -86,12 +96,20 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         checkScheme(uri);
         Path container = Paths.get(Uris.containerOf(uri));
         Path key = key(container);
+        // Reserve the URI for the whole open, so that of two threads opening it one gets
+        // FileSystemAlreadyExistsException; no lock is held while the container is scanned.
         synchronized (byContainer) {
-            if (byContainer.containsKey(key)) {
+            if (byContainer.containsKey(key) || !openingByUri.add(key)) {
                 throw new FileSystemAlreadyExistsException(uri.toString());
             }
         }
-        return newFileSystem(container, env);
+        try {
+            return newFileSystem(container, env);
+        } finally {
+            synchronized (byContainer) {
+                openingByUri.remove(key);
+            }
+        }
     }
 
     @Override
@@ -107,6 +125,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         } else {
             throw new IllegalArgumentException("env accessMode must be readOnly or readWrite, got " + accessMode);
         }
+        if (create && !writable) {
+            throw new IllegalArgumentException("env create=true cannot be combined with accessMode=readOnly");
+        }
         String requested = options.getString("format", null);
         if (requested != null && !requested.equalsIgnoreCase(format.name())) {
             throw new UnsupportedOperationException(path + ": format " + requested + " requested, this is " + format.name());
@@ -120,6 +141,13 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             if (!create) {
                 throw new NoSuchFileException(path.toString(), null, "no such container (env create=true makes one)");
             }
+        } else if (!Files.isRegularFile(path)) {
+            // a directory is nobody's container: let FileSystems.newFileSystem ask the next provider
+            if (!selected) {
+                throw new UnsupportedOperationException(path + " is not a regular file");
+            }
+            throw new FileSystemException(path.toString(), null, "not a regular file: a " + format.name()
+                    + " container is a file");
         } else {
             ByteBuffer head = readHead(path);
             boolean matches = format.probe(head.duplicate(), String.valueOf(path.getFileName()))
@@ -136,10 +164,25 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         Set<StandardOpenOption> openOptions = writable
                 ? EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE)
                 : EnumSet.of(StandardOpenOption.READ);
+        Path key = key(path);
+        if (writable) {
+            synchronized (byContainer) {
+                if (!writing.add(key)) {
+                    throw new FileSystemException(path.toString(), null,
+                            "the container is already open for writing in this JVM: one writer at a time");
+                }
+            }
+        }
         // A format that builds a new container beside the target gets a locked staging sibling instead.
         String stagingName = exists ? null : format.creationStagingName(String.valueOf(path.getFileName()));
         Path channelPath = stagingName == null ? path : path.resolveSibling(stagingName);
-        ContainerChannel channel = ContainerChannel.open(channelPath, openOptions);
+        ContainerChannel channel;
+        try {
+            channel = ContainerChannel.open(channelPath, openOptions);
+        } catch (IOException | RuntimeException | Error e) {
+            releaseWriting(writable, key);
+            throw e;
+        }
         FileLock lock = null;
         try {
             if (writable) {
@@ -151,7 +194,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             ContainerFileSystem fs = new ContainerFileSystem(this, path, channel, container, writable,
                     options.getBoolean("refresh", true), lock);
             synchronized (byContainer) {
-                byContainer.putIfAbsent(key(path), fs);
+                byContainer.putIfAbsent(key, fs);
             }
             return fs;
         } catch (IOException | RuntimeException | Error e) {
@@ -160,7 +203,16 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
+            releaseWriting(writable, key);
             throw e;
+        }
+    }
+
+    private void releaseWriting(boolean writable, Path key) {
+        if (writable) {
+            synchronized (byContainer) {
+                writing.remove(key);
+            }
         }
     }
 
@@ -208,6 +260,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     void removeFileSystem(ContainerFileSystem fs) {
         synchronized (byContainer) {
             byContainer.remove(key(fs.containerPath()), fs);
+            if (!fs.isReadOnly()) {
+                writing.remove(key(fs.containerPath()));
+            }
         }
     }
 
@@ -256,6 +311,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
         if (options.contains(StandardOpenOption.WRITE) || options.contains(StandardOpenOption.APPEND)) {
+            toContainerPath(path).getFileSystem().ensureWritable();
             throw new UnsupportedOperationException("new records are written through Files.newByteChannel "
                     + "or Files.newOutputStream; FileChannel is for reading");
         }
@@ -301,6 +357,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
 
             @Override
             public Iterator<Path> iterator() {
+                fs.ensureOpen();
                 if (closed || iterated) {
                     throw new IllegalStateException(closed ? "directory stream closed" : "iterator already obtained");
                 }
@@ -358,7 +415,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
             throw new FileSystemException("/", null, "is a directory");
         }
         String name = abs.getFileName().toString();
-        Map<String, Object> attributes = attributeMap(attrs);
+        Map<String, Object> attributes = attributeMap(fs, attrs);
         WritableByteChannel sink = fs.write(() -> {
             Node existing = fs.find(abs);
             ContainerWriter writer = fs.writer();
@@ -386,9 +443,20 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         return new ContainerWriteChannel(fs, sink, abs.toString());
     }
 
-    private static Map<String, Object> attributeMap(FileAttribute<?>[] attrs) {
+    /**
+     * Attributes given at creation, for the format. Only the format's own view can mean anything to a
+     * container; others (posix:permissions, say) are refused as Files.createFile's contract asks,
+     * rather than silently dropped.
+     */
+    private static Map<String, Object> attributeMap(ContainerFileSystem fs, FileAttribute<?>[] attrs) {
         Map<String, Object> map = new LinkedHashMap<>();
         for (FileAttribute<?> a : attrs) {
+            int colon = a.name().indexOf(':');
+            String view = colon < 0 ? "basic" : a.name().substring(0, colon);
+            if (!view.equals(fs.format().name())) {
+                throw new UnsupportedOperationException("attribute " + a.name() + " cannot be set on creation in a "
+                        + fs.format().name() + " container (only " + fs.format().name() + ":* attributes)");
+            }
             map.put(a.name(), a.value());
         }
         return map;
@@ -403,7 +471,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         if (parentPath == null) {
             throw new FileAlreadyExistsException("/");
         }
-        Map<String, Object> attributes = attributeMap(attrs);
+        Map<String, Object> attributes = attributeMap(fs, attrs);
         fs.write(() -> {
             if (fs.find(path) != null) {
                 throw new FileAlreadyExistsException(path.toString());
@@ -433,6 +501,14 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         ContainerPath src = toContainerPath(source);
         ContainerPath dst = toContainerPath(target);
         Node node = src.getFileSystem().lookup(src);
+        if (Arrays.asList(options).contains(StandardCopyOption.REPLACE_EXISTING)) {
+            ContainerFileSystem fs = dst.getFileSystem();
+            fs.ensureWritable();
+            if (fs.read(() -> fs.find(dst)) != null) {
+                throw new AccessDeniedException(dst.toString(), null,
+                        "existing records are never replaced; " + fs.writer().allowedWrites());
+            }
+        }
         if (node.isDirectory()) {
             createDirectory(dst);
             return;
@@ -559,7 +635,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     private ContainerFileAttributes basicAttributes(ContainerPath p) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
         Node node = fs.lookup(p);
-        return new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(), fs.lastModified());
+        // under the read lock, as the SPI promises formats: size() may read index arrays a refresh grows
+        return fs.read(() -> new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(),
+                fs.lastModified()));
     }
 
     private Map<String, Object> formatAttributes(ContainerPath p) throws IOException {

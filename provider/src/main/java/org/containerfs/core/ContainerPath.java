@@ -92,8 +92,16 @@ public final class ContainerPath implements Path {
         return absolute ? new ContainerPath(fs, true, new String[0]) : null;
     }
 
+    /** The empty path "": as for every JDK file system it has one name element, the empty one. */
+    private boolean isEmpty() {
+        return !absolute && names.length == 0;
+    }
+
     @Override
     public ContainerPath getFileName() {
+        if (isEmpty()) {
+            return this;
+        }
         if (names.length == 0) {
             return null;
         }
@@ -110,11 +118,14 @@ public final class ContainerPath implements Path {
 
     @Override
     public int getNameCount() {
-        return names.length;
+        return isEmpty() ? 1 : names.length;
     }
 
     @Override
     public ContainerPath getName(int index) {
+        if (isEmpty() && index == 0) {
+            return this;
+        }
         if (index < 0 || index >= names.length) {
             throw new IllegalArgumentException("index " + index + " out of range for " + this);
         }
@@ -123,6 +134,9 @@ public final class ContainerPath implements Path {
 
     @Override
     public ContainerPath subpath(int beginIndex, int endIndex) {
+        if (isEmpty() && beginIndex == 0 && endIndex == 1) {
+            return this;
+        }
         if (beginIndex < 0 || endIndex > names.length || beginIndex >= endIndex) {
             throw new IllegalArgumentException("subpath(" + beginIndex + ", " + endIndex + ") of " + this);
         }
@@ -134,6 +148,9 @@ public final class ContainerPath implements Path {
         if (!(other instanceof ContainerPath o) || o.fs != fs || o.absolute != absolute
                 || o.names.length > names.length) {
             return false;
+        }
+        if (o.isEmpty()) {
+            return isEmpty(); // "a" does not start with the empty name
         }
         for (int i = 0; i < o.names.length; i++) {
             if (!o.names[i].equals(names[i])) {
@@ -162,7 +179,7 @@ public final class ContainerPath implements Path {
                 return false;
             }
         }
-        return o.names.length > 0 || names.length == 0;
+        return o.names.length > 0 || isEmpty(); // only "" ends with the empty name
     }
 
     @Override
@@ -230,7 +247,14 @@ public final class ContainerPath implements Path {
     }
 
     @Override
-    public Path resolveSibling(String other) {
+    public ContainerPath resolveSibling(Path other) {
+        ContainerPath o = check(other);
+        ContainerPath parent = getParent();
+        return parent == null ? o : parent.resolve(o);
+    }
+
+    @Override
+    public ContainerPath resolveSibling(String other) {
         return resolveSibling(fs.getPath(other));
     }
 
@@ -249,6 +273,11 @@ public final class ContainerPath implements Path {
         }
         List<String> out = new ArrayList<>();
         for (int i = common; i < a.names.length; i++) {
+            if (a.names[i].equals("..")) {
+                // Going back up through ".." needs the name of the directory it left: unknowable.
+                throw new IllegalArgumentException("cannot relativize " + other + " against " + this
+                        + ": " + this + " leaves its start directory through ..");
+            }
             out.add("..");
         }
         out.addAll(Arrays.asList(b.names).subList(common, b.names.length));

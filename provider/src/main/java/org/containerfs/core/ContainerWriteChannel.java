@@ -7,6 +7,7 @@ import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.ClosedFileSystemException;
 
 /**
  * The channel of a new file: bytes stream sequentially into the format's sink; closing commits the
@@ -79,17 +80,25 @@ final class ContainerWriteChannel implements SeekableByteChannel {
     }
 
     @Override
-    public synchronized void close() throws IOException {
-        if (!open) {
-            return;
+    public void close() throws IOException {
+        // Not holding this channel's monitor while waiting for the tree lock: the file system's
+        // close takes them in the other order (tree lock, then each open channel's close).
+        synchronized (this) {
+            if (!open) {
+                return;
+            }
+            open = false;
         }
-        open = false;
         fs.unregister(this);
-        fs.write(() -> {
-            sink.close();
-            fs.afterWrite();
-            return null;
-        });
+        try {
+            fs.write(() -> {
+                sink.close();
+                fs.afterWrite();
+                return null;
+            });
+        } catch (ClosedFileSystemException e) {
+            // The file system closed first, and its close committed this record through the writer.
+        }
     }
 
     private void ensureOpen() throws IOException {

@@ -49,10 +49,14 @@ final class Globs {
                         throw new PatternSyntaxException("missing ']'", glob, i);
                     }
                     String body = glob.substring(i + 1, end);
-                    if (body.startsWith("!")) {
-                        body = "^" + body.substring(1);
+                    boolean negated = body.startsWith("!");
+                    if (negated) {
+                        body = body.substring(1);
                     }
-                    re.append('[').append(body.replace("\\", "\\\\").replace("[", "\\[")).append("&&[^/]]");
+                    // "[^/]" first, then the set: a negated set such as [!a] must still never match '/'
+                    // ("[^a&&[^/]]" would negate the intersection and match it).
+                    re.append("[[^/]&&[").append(negated ? "^" : "")
+                            .append(classBody(body)).append("]]");
                     i = end;
                 }
                 default -> re.append(Pattern.quote(c));
@@ -62,6 +66,19 @@ final class Globs {
             throw new PatternSyntaxException("missing '}'", glob, glob.length());
         }
         return re.append('$').toString();
+    }
+
+    /** A bracket expression's characters and ranges, with the characters regex classes treat specially escaped. */
+    private static String classBody(String body) {
+        StringBuilder sb = new StringBuilder(body.length() + 4);
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c == '\\' || c == '[' || c == '^' || c == '&') {
+                sb.append('\\');
+            }
+            sb.append(c);
+        }
+        return sb.toString();
     }
 
     private static final class Pattern {

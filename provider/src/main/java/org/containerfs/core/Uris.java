@@ -8,7 +8,10 @@ final class Uris {
     private Uris() {}
 
     static URI containerUri(String scheme, URI containerUri, String entryPath) {
-        return URI.create(scheme + ":" + containerUri + "!" + encodePath(entryPath));
+        // A '!' inside the container's own URI (/data/run!/conf.lime) would make "!/" ambiguous:
+        // escape it, so the first "!/" is always the separator (the file's URI decodes %21 back to '!').
+        String container = containerUri.toString().replace("!", "%21");
+        return URI.create(scheme + ":" + container + "!" + encodePath(entryPath));
     }
 
     /** The container file's URI inside a containerfs URI. */

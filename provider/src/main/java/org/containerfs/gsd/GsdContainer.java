@@ -2,7 +2,6 @@ package org.containerfs.gsd;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -13,6 +12,8 @@ import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -274,24 +275,7 @@ final class GsdContainer implements Container {
         return new String(latin1Key.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
     }
 
-    private abstract static class Directory implements Node {
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
-        }
-    }
-
-    final class Root extends Directory {
+    final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
@@ -306,17 +290,7 @@ final class GsdContainer implements Container {
         @Override
         public List<Node> children() {
             int n = visibleFrames();
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new FrameDir(i, null);
-                }
-
-                @Override
-                public int size() {
-                    return n;
-                }
-            };
+            return indexed(n, i -> new FrameDir(i, null));
         }
 
         @Override
@@ -349,7 +323,7 @@ final class GsdContainer implements Container {
      * A frame directory ({@code prefix == ""}) or a directory inside a frame, known by the chunk-name
      * prefix it stands for; its place in the frame's shape is looked up only when it is listed.
      */
-    final class FrameDir extends Directory {
+    final class FrameDir extends DirectoryNode {
         final int frame;
         private final String prefix; // raw prefix bytes as Latin-1, "" for the frame itself
         private final String name;
@@ -445,7 +419,7 @@ final class GsdContainer implements Container {
         }
     }
 
-    final class Chunk implements Node {
+    final class Chunk extends FileNode {
         final int frame;
         final GsdTree.Leaf leaf;
         final boolean stagedChunk;
@@ -461,11 +435,6 @@ final class GsdContainer implements Container {
             return leaf.name();
         }
 
-        @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
         private int slot() {
             return stagedChunk ? leaf.item().slot() : entryOf(frame, leaf.item());
         }
@@ -477,11 +446,6 @@ final class GsdContainer implements Container {
         @Override
         public long size() {
             return stagedChunk ? staged.chunks.get(slot()).bytes() : index.bytes(slot());
-        }
-
-        @Override
-        public List<Node> children() {
-            throw new IllegalStateException("a chunk is not a directory");
         }
 
         @Override

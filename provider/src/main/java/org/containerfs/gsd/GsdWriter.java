@@ -3,7 +3,6 @@ package org.containerfs.gsd;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -11,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.containerfs.spi.AppendSink;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Names;
@@ -468,17 +468,16 @@ final class GsdWriter implements ContainerWriter {
         }
     }
 
-    private final class ChunkSink implements WritableByteChannel {
+    private final class ChunkSink extends AppendSink {
         private final StagedFrame frame;
         private final byte[] name;
         private final int nameId;
         private final int type;
         private final int m;
         private final long start;
-        private long written;
-        private boolean open = true;
 
         ChunkSink(StagedFrame frame, byte[] name, int nameId, int type, int m, long start) {
+            super(channel, start);
             this.frame = frame;
             this.name = name;
             this.nameId = nameId;
@@ -488,28 +487,9 @@ final class GsdWriter implements ContainerWriter {
         }
 
         @Override
-        public int write(ByteBuffer src) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
-            int n = src.remaining();
-            channel.writeFully(src, start + written);
-            written += n;
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (!open) {
-                return;
-            }
-            open = false;
+        protected void commit() throws IOException {
             active = null;
+            long written = written();
             long row = (long) m * GsdHeader.typeSize(type);
             if (written % row != 0) {
                 forgetName();

@@ -2,7 +2,6 @@ package org.containerfs.lime;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +11,8 @@ import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -69,8 +70,9 @@ final class LimeContainer implements Container {
         return index.records() != before;
     }
 
+    /** A zero (reserved) header or a partial one at the end: a writer's commit may turn it into a record in place. */
     @Override
-    public boolean refreshPending() {
+    public boolean hasIncompleteTail() {
         return index.damage() != null && index.tailIsUncommitted();
     }
 
@@ -128,20 +130,10 @@ final class LimeContainer implements Container {
         }
     }
 
-    private final class Root implements Node {
+    private final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
         }
 
         @Override
@@ -152,23 +144,7 @@ final class LimeContainer implements Container {
 
         @Override
         public List<Node> children() {
-            int count = visibleMessages();
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new Message(i);
-                }
-
-                @Override
-                public int size() {
-                    return count;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(visibleMessages(), Message::new);
         }
 
         @Override
@@ -185,7 +161,7 @@ final class LimeContainer implements Container {
         }
     }
 
-    final class Message implements Node {
+    final class Message extends DirectoryNode {
         final int message;
 
         Message(int message) {
@@ -210,16 +186,6 @@ final class LimeContainer implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
-        }
-
-        @Override
         public Node child(String name) {
             if (!name.startsWith(RECORD_PREFIX)) {
                 return null;
@@ -236,23 +202,7 @@ final class LimeContainer implements Container {
         @Override
         public List<Node> children() {
             int first = first();
-            int count = end() - first;
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new Record(first + i, i, message);
-                }
-
-                @Override
-                public int size() {
-                    return count;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(end() - first, i -> new Record(first + i, i, message));
         }
 
         @Override
@@ -265,7 +215,7 @@ final class LimeContainer implements Container {
         }
     }
 
-    final class Record implements Node {
+    final class Record extends FileNode {
         final int record;
         final int position;
         final int message;
@@ -282,18 +232,8 @@ final class LimeContainer implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
         public long size() {
             return index.length(record);
-        }
-
-        @Override
-        public List<Node> children() {
-            throw new IllegalStateException("a record is not a directory");
         }
 
         @Override

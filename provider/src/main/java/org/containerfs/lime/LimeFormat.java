@@ -23,7 +23,25 @@ public final class LimeFormat implements ContainerFormat {
     @Override
     public boolean probe(ByteBuffer head, String fileName) {
         // The magic alone: a version other than 1 must reach open() and fail there with its own error.
-        return head.remaining() >= 4 && head.getInt(head.position()) == LimeHeader.MAGIC;
+        if (head.remaining() >= 4 && head.getInt(head.position()) == LimeHeader.MAGIC) {
+            return true;
+        }
+        // A .lime file whose very first append was torn starts with the writer's reserved zero header.
+        return hasLimeName(fileName) && head.remaining() > 0 && allZero(head, Math.min(head.remaining(), LimeHeader.SIZE));
+    }
+
+    private boolean hasLimeName(String fileName) {
+        String lower = fileName.toLowerCase(java.util.Locale.ROOT);
+        return fileExtensions().stream().anyMatch(ext -> lower.endsWith("." + ext));
+    }
+
+    private static boolean allZero(ByteBuffer head, int count) {
+        for (int i = 0; i < count; i++) {
+            if (head.get(head.position() + i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -2,10 +2,10 @@ package org.containerfs.lime;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.util.Map;
+import org.containerfs.spi.AppendSink;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerWriter;
@@ -15,9 +15,7 @@ import org.containerfs.spi.Node;
 /**
  * Appends LIME records. Commit protocol of one record at offset {@code S} (the old end of file):
  * <ol>
- *   <li>144 zero bytes at {@code S}: the header's place, reserved (written with the first payload
- *       bytes, when those are small, in the same single write: a record of 1 KiB costs three
- *       writes, not four);</li>
+ *   <li>144 zero bytes at {@code S}: the header's place, reserved;</li>
  *   <li>the payload streams to {@code S+144} as the user writes it, then its zero padding;</li>
  *   <li>on close, the real header is written at {@code S} in one 144-byte write: the commit point;</li>
  *   <li>if the record joins the last message, the previous record's ME bit is cleared in place
@@ -31,8 +29,6 @@ import org.containerfs.spi.Node;
  */
 final class LimeWriter implements ContainerWriter {
     private static final ByteBuffer ZEROS = ByteBuffer.allocate(LimeHeader.SIZE).asReadOnlyBuffer();
-    /** First writes up to this size go out in one write together with the reserved header place. */
-    private static final int COALESCE_LIMIT = 64 * 1024;
 
     private final LimeContainer container;
     private final LimeIndex index;
@@ -159,68 +155,25 @@ final class LimeWriter implements ContainerWriter {
         container.setPendingMessage(false);
     }
 
-    private final class RecordSink implements WritableByteChannel {
+    private final class RecordSink extends AppendSink {
         private final String name;
         private final long start;
         private final byte[] type;
         private final boolean newMessage;
-        private long written;
-        private boolean reserved;
-        private boolean open = true;
 
         RecordSink(String name, long start, byte[] type, boolean newMessage) throws IOException {
+            super(channel, start + LimeHeader.SIZE);
             this.name = name;
             this.start = start;
             this.type = type;
             this.newMessage = newMessage;
-        }
-
-        /**
-         * Step 1: the zero header at {@code start}, before any payload byte can reach the file. Returns
-         * true if it took {@code first} (the first payload bytes) along in the same write. A kill
-         * during that write leaves a tail that starts with zeros: an uncommitted append.
-         */
-        private boolean reserve(ByteBuffer first) throws IOException {
-            reserved = true;
-            if (first != null && first.remaining() <= COALESCE_LIMIT) {
-                ByteBuffer both = ByteBuffer.allocate(LimeHeader.SIZE + first.remaining());
-                both.position(LimeHeader.SIZE);
-                both.put(first).flip();
-                channel.writeFully(both, start);
-                return true;
-            }
             channel.writeFully(ZEROS.duplicate(), start);
-            return false;
         }
 
         @Override
-        public int write(ByteBuffer src) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
-            int n = src.remaining();
-            if (reserved || !reserve(src)) {
-                channel.writeFully(src, start + LimeHeader.SIZE + written);
-            }
-            written += n;
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (!open) {
-                return;
-            }
-            open = false;
+        protected void commit() throws IOException {
             active = null;
-            if (!reserved) {
-                reserve(null); // an empty record: still zeros first, so the header write is the commit
-            }
+            long written = written();
             int pad = LimeHeader.padding(written);
             if (pad > 0) {
                 channel.writeFully(ByteBuffer.allocate(pad), start + LimeHeader.SIZE + written);

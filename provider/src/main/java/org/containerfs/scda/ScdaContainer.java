@@ -1,7 +1,6 @@
 package org.containerfs.scda;
 
 import java.io.IOException;
-import java.util.AbstractList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,8 @@ import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -94,20 +95,10 @@ final class ScdaContainer implements Container {
         return "scda section " + sectionName(l, index.type(l), index.user(l));
     }
 
-    private final class Root implements Node {
+    private final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
         }
 
         @Override
@@ -124,22 +115,7 @@ final class ScdaContainer implements Container {
         @Override
         public List<Node> children() {
             int count = visibleSections();
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return section(i);
-                }
-
-                @Override
-                public int size() {
-                    return count;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(count, i -> section(i));
         }
 
         @Override
@@ -206,17 +182,7 @@ final class ScdaContainer implements Container {
                 throw new ContainerFormatException(source.name(), index.rawOffset(index.dataRaw(l)),
                         label(l) + ": at most 2^31-1 elements to list, found " + n);
             }
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new Element(Section.this, i);
-                }
-
-                @Override
-                public int size() {
-                    return (int) n;
-                }
-            };
+            return DirectoryNode.indexed((int) n, i -> new Element(Section.this, i));
         }
 
         @Override
@@ -296,7 +262,7 @@ final class ScdaContainer implements Container {
         }
     }
 
-    final class Element implements Node {
+    final class Element extends FileNode {
         private final Section section;
         private final long i;
 
@@ -311,22 +277,12 @@ final class ScdaContainer implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
         public long size() {
             try {
                 return section.element(i)[2];
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }
-
-        @Override
-        public List<Node> children() {
-            throw new IllegalStateException("an element is not a directory");
         }
 
         @Override

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
-import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +14,8 @@ import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -406,7 +407,7 @@ final class ScdaWriter implements ContainerWriter {
     }
 
     /** The open array section: a directory node of the tree until it is committed. */
-    final class PendingArray implements Node {
+    final class PendingArray extends DirectoryNode {
         private final int logical;
         private final char type;
         private final byte[] user;
@@ -452,16 +453,6 @@ final class ScdaWriter implements ContainerWriter {
         }
 
         @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
-        }
-
-        @Override
         public Node child(String name) {
             long i = Names.parseIndexed(name, "", ScdaContainer.ELEMENT_WIDTH);
             return i >= 0 && i < elements() ? new PendingElement((int) i) : null;
@@ -474,22 +465,7 @@ final class ScdaWriter implements ContainerWriter {
         @Override
         public List<Node> children() {
             int n = elements();
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new PendingElement(i);
-                }
-
-                @Override
-                public int size() {
-                    return n;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(n, i -> new PendingElement(i));
         }
 
         @Override
@@ -680,7 +656,7 @@ final class ScdaWriter implements ContainerWriter {
             }
         }
 
-        private final class PendingElement implements Node {
+        private final class PendingElement extends FileNode {
             private final int i;
 
             PendingElement(int i) {
@@ -693,18 +669,8 @@ final class ScdaWriter implements ContainerWriter {
             }
 
             @Override
-            public boolean isDirectory() {
-                return false;
-            }
-
-            @Override
             public long size() {
                 return element(i)[2];
-            }
-
-            @Override
-            public List<Node> children() {
-                throw new IllegalStateException("an element is not a directory");
             }
 
             @Override

@@ -2,7 +2,6 @@ package org.containerfs.sion;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +14,8 @@ import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -194,36 +195,7 @@ final class SionContainer implements Container {
         }
     }
 
-    private abstract static class Dir implements Node {
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
-        }
-    }
-
-    private abstract static class File implements Node {
-        @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
-        public Iterable<? extends Node> children() {
-            throw new IllegalStateException("not a directory");
-        }
-    }
-
-    private final class Root extends Dir {
+    private final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
@@ -237,17 +209,7 @@ final class SionContainer implements Container {
 
         @Override
         public List<Node> children() {
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return task(i);
-                }
-
-                @Override
-                public int size() {
-                    return tasks;
-                }
-            };
+            return indexed(tasks, i -> task(i));
         }
 
         private Node task(int g) {
@@ -322,7 +284,7 @@ final class SionContainer implements Container {
     }
 
     /** {@code /taskNNNNNN}: the logical stream. Also {@code stream} inside a key-value task. */
-    private final class TaskFile extends File {
+    private final class TaskFile extends FileNode {
         private final int g;
         private final String name;
 
@@ -353,7 +315,7 @@ final class SionContainer implements Container {
     }
 
     /** {@code /taskNNNNNN/} with {@code chunks=true}. */
-    private final class ChunkDir extends Dir {
+    private final class ChunkDir extends DirectoryNode {
         private final int g;
 
         ChunkDir(int g) {
@@ -374,17 +336,7 @@ final class SionContainer implements Container {
         @Override
         public List<Node> children() {
             int blocks = fileOf(g).blocks(localOf(g));
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new ChunkFile(g, i);
-                }
-
-                @Override
-                public int size() {
-                    return blocks;
-                }
-            };
+            return indexed(blocks, i -> new ChunkFile(g, i));
         }
 
         @Override
@@ -393,7 +345,7 @@ final class SionContainer implements Container {
         }
     }
 
-    private final class ChunkFile extends File {
+    private final class ChunkFile extends FileNode {
         private final int g;
         private final int b;
 
@@ -436,7 +388,7 @@ final class SionContainer implements Container {
     }
 
     /** {@code /taskNNNNNN/} of a key-value (INLINE) file: {@code stream} and {@code key-<key>} files. */
-    private final class KeyValueDir extends Dir {
+    private final class KeyValueDir extends DirectoryNode {
         private final int g;
 
         KeyValueDir(int g) {
@@ -486,7 +438,7 @@ final class SionContainer implements Container {
         }
     }
 
-    private final class KeyFile extends File {
+    private final class KeyFile extends FileNode {
         private final int g;
         private final SionKeyIndex index;
         private final int i;

@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.spi.ConcatenatedContent;
-import org.containerfs.spi.Content;
 import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.Content;
 
 /**
  * The records of one key-value (INLINE) task stream: {@code key(uint64) len(uint64) bytes[len]}, in

@@ -15,19 +15,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.containerfs.spi.AppendSink;
 import org.containerfs.spi.ByteRangeContent;
 import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
 import org.containerfs.spi.FormatOptions;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
@@ -178,20 +180,10 @@ final class SionNewContainer implements Container {
 
     // ---- the tree of staged tasks ----------------------------------------------------------------
 
-    private final class Root implements Node {
+    private final class Root extends DirectoryNode {
         @Override
         public String name() {
             return "";
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public long size() {
-            return 0;
         }
 
         @Override
@@ -203,22 +195,7 @@ final class SionNewContainer implements Container {
         @Override
         public List<Node> children() {
             int n = count;
-            return new AbstractList<>() {
-                @Override
-                public Node get(int i) {
-                    return new StagedTask(i);
-                }
-
-                @Override
-                public int size() {
-                    return n;
-                }
-            };
-        }
-
-        @Override
-        public Content content() {
-            throw new IllegalStateException("a directory has no content");
+            return indexed(n, i -> new StagedTask(i));
         }
 
         @Override
@@ -241,7 +218,7 @@ final class SionNewContainer implements Container {
         }
     }
 
-    private final class StagedTask implements Node {
+    private final class StagedTask extends FileNode {
         private final int g;
 
         StagedTask(int g) {
@@ -254,18 +231,8 @@ final class SionNewContainer implements Container {
         }
 
         @Override
-        public boolean isDirectory() {
-            return false;
-        }
-
-        @Override
         public long size() {
             return lengths[g];
-        }
-
-        @Override
-        public Iterable<? extends Node> children() {
-            throw new IllegalStateException("not a directory");
         }
 
         @Override
@@ -351,42 +318,22 @@ final class SionNewContainer implements Container {
         return rank;
     }
 
-    private final class TaskSink implements WritableByteChannel {
+    private final class TaskSink extends AppendSink {
         private final String name;
         private final long start;
         private final long rank;
-        private long written;
-        private boolean open = true;
 
         TaskSink(String name, long start, long rank) {
+            super(stagingChannel, start);
             this.name = name;
             this.start = start;
             this.rank = rank;
         }
 
         @Override
-        public int write(ByteBuffer src) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
-            int n = src.remaining();
-            stagingChannel.writeFully(src, start + written);
-            written += n;
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            if (!open) {
-                return;
-            }
-            open = false;
+        protected void commit() {
             active = null;
+            long written = written();
             if (count == starts.length) {
                 int grown = count * 2;
                 starts = Arrays.copyOf(starts, grown);

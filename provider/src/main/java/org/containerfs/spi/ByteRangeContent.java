@@ -43,7 +43,8 @@ public final class ByteRangeContent implements Content {
             return 0;
         }
         if (position > Long.MAX_VALUE - offset) {
-            throw truncated(position); // a hostile length: no file reaches this far
+            long fileSize = channel.size(); // a hostile length: no file reaches this far
+            throw truncated(Math.max(0, fileSize - offset), fileSize);
         }
         int want = (int) Math.min(dst.remaining(), length - position);
         int oldLimit = dst.limit();
@@ -53,7 +54,7 @@ public final class ByteRangeContent implements Content {
             while (dst.hasRemaining()) {
                 int n = channel.read(dst, offset + position + total);
                 if (n < 0) {
-                    throw truncated(position + total);
+                    throw truncated(position + total, channel.size());
                 }
                 total += n;
             }
@@ -69,15 +70,20 @@ public final class ByteRangeContent implements Content {
             return 0;
         }
         long want = Math.min(count, length - position);
-        if (want > channel.size() - offset - position) {
-            throw truncated(Math.max(position, channel.size() - offset));
+        long fileSize = channel.size();
+        if (want > fileSize - offset - position) {
+            throw truncated(Math.max(position, fileSize - offset), fileSize);
         }
         return channel.transferTo(offset + position, want, target);
     }
 
-    private TruncatedDataException truncated(long position) {
+    /**
+     * {@code position}: the first missing byte asked for, relative to the range; {@code fileSize}: where
+     * the file ends (not where the read failed: a read that starts past the end fails at its start).
+     */
+    private TruncatedDataException truncated(long position, long fileSize) {
         return new TruncatedDataException(channel.name(), offset + position,
                 label + " declares " + length + " bytes from byte " + offset
-                        + " but the file ends before byte " + (offset + position + 1));
+                        + " but the file ends at byte " + fileSize);
     }
 }

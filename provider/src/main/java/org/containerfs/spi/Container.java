@@ -25,11 +25,12 @@ public interface Container extends Closeable {
     }
 
     /**
-     * Whether the last scan stopped at an uncommitted tail (a writer busy with a unit). Committing
-     * may not change the file size (a header written in place), so the core then calls
-     * {@link #refresh()} even when the size is unchanged.
+     * Whether the last scan stopped before the end of the file at bytes it could not use yet (an
+     * append in progress or torn). While true, the core calls {@link #refresh()} even if the file
+     * size did not change, since a writer may complete such a tail in place, as a LIME writer does
+     * by writing a record's header last. Called under the read lock.
      */
-    default boolean refreshPending() {
+    default boolean hasIncompleteTail() {
         return false;
     }
 

@@ -57,7 +57,12 @@ public final class Names {
                 if (i + 2 >= utf8.length) {
                     throw new IllegalArgumentException("bad escape in name '" + encoded + "'");
                 }
-                out.write(Integer.parseInt(new String(utf8, i + 1, 2, StandardCharsets.US_ASCII), 16));
+                int hi = Character.digit(utf8[i + 1], 16);
+                int lo = Character.digit(utf8[i + 2], 16);
+                if (hi < 0 || lo < 0) { // Integer.parseInt would take "%+1" as byte 1
+                    throw new IllegalArgumentException("bad escape in name '" + encoded + "'");
+                }
+                out.write(hi << 4 | lo);
                 i += 2;
             } else {
                 out.write(utf8[i]);

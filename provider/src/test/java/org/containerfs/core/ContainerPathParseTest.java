@@ -27,12 +27,9 @@ class ContainerPathParseTest {
         return out;
     }
 
+    /** The parsed names (the empty path's one empty name of Path.iterator() is a view on top). */
     private static List<String> names(Path p) {
-        List<String> out = new ArrayList<>();
-        for (Path n : p) {
-            out.add(n.toString());
-        }
-        return out;
+        return List.of(((ContainerPath) p).names());
     }
 
     @Test
@@ -54,7 +51,7 @@ class ContainerPathParseTest {
                         .isEqualTo(expectedNames(s.isEmpty() ? more : s + "/" + more));
             }
             assertThat(fs.getPath("/").getNameCount()).isZero();
-            assertThat(fs.getPath("").getNameCount()).isZero();
+            assertThat(names(fs.getPath(""))).isEmpty();
             assertThatThrownBy(() -> fs.getPath("/msg01/a\0b")).isInstanceOf(InvalidPathException.class);
         }
     }

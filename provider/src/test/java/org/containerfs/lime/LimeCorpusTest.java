@@ -27,7 +27,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /** Every row of corpus/lime/MANIFEST.tsv (what c-lime's own tools read) against the provider's tree. */
-class LimeCorpusTest {
+public class LimeCorpusTest {
 
     record Row(String file, String message, String record, String mb, String me, String type, String length,
             String sha256, String note) {
@@ -58,7 +58,7 @@ class LimeCorpusTest {
     }
 
     /** The manifest's type escapes: \\ \t \n \r and \xHH. */
-    static byte[] unescape(String s) {
+    public static byte[] unescape(String s) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -1,0 +1,27 @@
+package org.containerfs.fuse;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The module's own entry point: {@code java --enable-native-access=ALL-UNNAMED -jar
+ * containerfs-fuse-mount-<v>-standalone.jar mount <container> <mountpoint>} (or {@code umount}).
+ * The containerfs CLI offers the same two commands.
+ */
+@Command(name = "containerfs-fuse", mixinStandardHelpOptions = true,
+        description = "Mount containers (LIME, ...) as directories through FUSE.",
+        subcommands = {MountCommand.class, UmountCommand.class, CommandLine.HelpCommand.class})
+public final class FuseMain implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new FuseMain()).execute(args);
+        System.exit(code);
+    }
+}

@@ -1,0 +1,287 @@
+package org.containerfs.fuse;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cryptomator.jfuse.api.Fuse;
+import org.cryptomator.jfuse.api.FuseBuilder;
+import org.cryptomator.jfuse.api.FuseMountFailedException;
+
+/**
+ * One mounted file system: mount, wait for the end, unmount. Works for any NIO directory.
+ *
+ * <p>Ending a session: {@link #unmount(Duration)} asks fusermount3 for a normal unmount, retrying
+ * while the mount is busy (a process has a file open there); after the grace period it detaches the
+ * mount ({@code -z}): new accesses no longer reach it, open files keep working until closed. The
+ * FUSE resources are freed ({@link #close()}) only once libfuse's loop has ended, because jfuse's
+ * native callbacks must stay alive while the kernel can still send requests.
+ */
+public final class FuseSession implements AutoCloseable {
+    private final Fuse fuse;
+    private final NioFuseOperations operations;
+    private final Path mountPoint;
+    private final MountLog log;
+    private final ExecutorService loop;
+    private final Process watcher;
+    private boolean closed;
+
+    private FuseSession(Fuse fuse, NioFuseOperations operations, Path mountPoint, MountLog log, Process watcher) {
+        this.fuse = fuse;
+        this.operations = operations;
+        this.mountPoint = mountPoint;
+        this.log = log;
+        this.watcher = watcher;
+        this.loop = loopExecutor(fuse);
+        if (loop != null) {
+            loop.shutdown(); // accepts nothing new; the running fuse_loop task goes on until unmount
+        }
+    }
+
+    /** Mounts {@code root} (a directory of any NIO file system) at {@code mountPoint}. */
+    public static FuseSession mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
+            throws FuseUnavailableException, IOException {
+        Path libfuse = LibFuse.locate();
+        LibFuse.checkDevice();
+        if (settings.autoUnmount()) {
+            LibFuse.fusermount();
+        }
+        Path mp = canonical(mountPoint);
+        if (!Files.isDirectory(mp)) {
+            throw new IOException("mount point " + mp + " is not an existing directory");
+        }
+        if (isMounted(mp)) {
+            throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
+        }
+        FuseBuilder builder;
+        try {
+            builder = Fuse.builder();
+        } catch (UnsupportedOperationException e) {
+            throw new FuseUnavailableException("jfuse supports no FUSE implementation on " + System.getProperty("os.name")
+                    + "/" + System.getProperty("os.arch"), e);
+        }
+        builder.setLibraryPath(libfuse.toString());
+        NioFuseOperations ops = new NioFuseOperations(root, builder.errno(), !settings.readOnly(), settings.uid(),
+                settings.gid(), log);
+        Fuse fuse;
+        try {
+            fuse = builder.build(ops);
+        } catch (UnsatisfiedLinkError e) {
+            throw new FuseUnavailableException("loading " + libfuse + " failed (" + e.getMessage() + "): reinstall fuse3", e);
+        } catch (IllegalCallerException e) {
+            throw new FuseUnavailableException("native access is disabled: run java with --enable-native-access=ALL-UNNAMED", e);
+        }
+        try {
+            fuse.mount("containerfs", mp, settings.fuseArguments().toArray(String[]::new));
+        } catch (FuseMountFailedException | IllegalArgumentException e) {
+            closeQuietly(fuse);
+            throw new IOException("mounting at " + mp + " failed: " + e.getMessage()
+                    + " (libfuse printed the cause on stderr, if any)", e);
+        }
+        return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? startWatcher(mp, log) : null);
+    }
+
+    /**
+     * Backs up libfuse's auto_unmount: fusermount3's helper only unmounts if opening the mount point
+     * fails with exactly ENOTCONN, and it wakes when our control socket closes, which on a SIGKILL
+     * can be just before the kernel ends the FUSE connection (the open then fails otherwise and the
+     * mount point stays, hung). This watcher waits for our end of a pipe: "clean" on a normal end,
+     * EOF when this process died, and then detaches the mount point.
+     */
+    private static Process startWatcher(Path mp, MountLog log) {
+        try {
+            String fusermount = LibFuse.fusermount().toString();
+            Process p = new ProcessBuilder("/bin/sh", "-c",
+                    "read line; [ \"$line\" = clean ] || exec \"$0\" -u -z -q -- \"$1\"", fusermount, mp.toString())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return p;
+        } catch (IOException | FuseUnavailableException e) {
+            log.warn("no unmount watcher (" + e.getMessage() + "): relying on libfuse's auto_unmount alone");
+            return null;
+        }
+    }
+
+    /** Tells the watcher that this process ends the mount itself. */
+    private void releaseWatcher() {
+        if (watcher == null || !watcher.isAlive()) {
+            return;
+        }
+        try (var in = watcher.getOutputStream()) {
+            in.write("clean\n".getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            watcher.destroy();
+        }
+    }
+
+    private static void closeQuietly(Fuse fuse) {
+        try {
+            fuse.close();
+        } catch (Exception ignored) {
+            // nothing was mounted
+        }
+    }
+
+    /** jfuse runs fuse_loop on its own single-thread executor; its termination is the loop's end. */
+    private static ExecutorService loopExecutor(Fuse fuse) {
+        try {
+            Field f = Fuse.class.getDeclaredField("executor");
+            f.setAccessible(true);
+            return (ExecutorService) f.get(fuse);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    public Path mountPoint() {
+        return mountPoint;
+    }
+
+    public NioFuseOperations operations() {
+        return operations;
+    }
+
+    /** Whether the kernel connection has ended (unmounted and no process uses the mount any more). */
+    public boolean ended() {
+        if (loop != null) {
+            return loop.isTerminated();
+        }
+        return !isMounted(mountPoint);
+    }
+
+    /** Waits until the mount is gone (unmounted by anyone) and libfuse's loop has ended. */
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (loop != null) {
+            return loop.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        while (isMounted(mountPoint)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+
+    public void awaitEnd() throws InterruptedException {
+        while (!awaitEnd(Duration.ofHours(1))) {
+            // keep waiting
+        }
+    }
+
+    /**
+     * Unmounts: normally if possible, retrying while busy; after {@code grace} detached (lazy).
+     * Returns whether the session has ended (false: processes still hold files open on the detached mount).
+     */
+    public boolean unmount(Duration grace) throws InterruptedException {
+        long deadline = System.nanoTime() + grace.toNanos();
+        boolean reported = false;
+        while (isMounted(mountPoint) && !ended()) {
+            Fusermount.Result r = Fusermount.unmount(mountPoint, false);
+            if (r.ok()) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                log.notice(mountPoint + " is still in use: detaching it (lazy unmount); open files keep working "
+                        + "until their processes close them or this process exits");
+                Fusermount.unmount(mountPoint, true);
+                break;
+            }
+            if (!reported) {
+                log.notice("unmounting " + mountPoint + ": " + r.message() + "; retrying for " + grace.toSeconds() + " s");
+                reported = true;
+            }
+            Thread.sleep(200);
+        }
+        return awaitEnd(Duration.ofSeconds(2));
+    }
+
+    /**
+     * Frees the FUSE session. If the loop is still serving a detached mount (a process keeps a file
+     * open), the native resources are left to the process exit, which ends the connection.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        releaseWatcher();
+        if (!ended()) {
+            log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");
+            return;
+        }
+        closed = true;
+        try {
+            fuse.close();
+        } catch (Exception e) {
+            log.warn("closing the FUSE session: " + e);
+        }
+    }
+
+    /**
+     * The mount point as /proc/self/mountinfo spells it: symbolic links of its parent resolved. The
+     * mount point itself is not resolved: that would ask the (possibly dead) FUSE file system.
+     */
+    static Path canonical(Path mountPoint) {
+        Path mp = mountPoint.toAbsolutePath().normalize();
+        Path parent = mp.getParent();
+        if (parent == null) {
+            return mp;
+        }
+        try {
+            return parent.toRealPath().resolve(mp.getFileName());
+        } catch (IOException e) {
+            return mp;
+        }
+    }
+
+    /** Whether {@code mountPoint} is a mount point in this process's mount namespace. */
+    public static boolean isMounted(Path mountPoint) {
+        String wanted = canonical(mountPoint).toString();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+                String[] fields = line.split(" ");
+                if (fields.length > 4 && unescape(fields[4]).equals(wanted)) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** mountinfo writes space, tab, newline and backslash as \ooo. */
+    static String unescape(String field) {
+        if (field.indexOf('\\') < 0) {
+            return field;
+        }
+        List<Byte> bytes = new ArrayList<>();
+        byte[] raw = field.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] == '\\' && i + 3 < raw.length && isOctal(raw[i + 1]) && isOctal(raw[i + 2]) && isOctal(raw[i + 3])) {
+                bytes.add((byte) Integer.parseInt(new String(raw, i + 1, 3, StandardCharsets.US_ASCII), 8));
+                i += 3;
+            } else {
+                bytes.add(raw[i]);
+            }
+        }
+        byte[] out = new byte[bytes.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = bytes.get(i);
+        }
+        return new String(out, StandardCharsets.UTF_8);
+    }
+
+    private static boolean isOctal(byte b) {
+        return b >= '0' && b <= '7';
+    }
+}

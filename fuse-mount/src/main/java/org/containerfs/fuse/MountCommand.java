@@ -1,0 +1,295 @@
+package org.containerfs.fuse;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.ProviderNotFoundException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code mount <container> <mountpoint> [--rw] [-o opt]...}: shows a container as a directory.
+ * Runs in the foreground until the mount point is unmounted ({@code umount}, {@code fusermount3 -u})
+ * or the process gets Ctrl-C/SIGTERM, which unmount cleanly (records being written are committed).
+ */
+@Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Mount a container (LIME, ... any format the provider knows) as a directory through FUSE.",
+            "Read-only by default. With --rw new units can be appended: mkdir the next message/frame, then cp "
+                    + "files into it (each file is committed when it is closed); nothing existing changes.",
+            "Stays in the foreground until unmounted; Ctrl-C or SIGTERM unmount cleanly.",
+            "Needs libfuse3 (package fuse3) and a JVM started with --enable-native-access=ALL-UNNAMED."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:unmounted cleanly", "1:mounting failed", "2:FUSE is not available on this machine"})
+public final class MountCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<container>", description = "the container file")
+    Path container;
+
+    @Parameters(index = "1", paramLabel = "<mountpoint>", description = "an existing directory")
+    Path mountPoint;
+
+    @Option(names = "--rw", description = "writable: appends (mkdir, cp of new files) go into the container")
+    boolean readWrite;
+
+    @Option(names = "-o", paramLabel = "opt", split = ",",
+            description = "further FUSE options, e.g. -o allow_other, -o attr_timeout=1 (repeatable)")
+    List<String> options = new ArrayList<>();
+
+    @Option(names = "--background", description = "detach: return once mounted, keep serving in a background process")
+    boolean background;
+
+    @Option(names = "--log", paramLabel = "<file>", description = "log file of a --background mount (default: "
+            + "containerfs-mount-<pid>.log in $XDG_RUNTIME_DIR or /tmp)")
+    Path logFile;
+
+    @Option(names = "--format", paramLabel = "<name>", description = "the container's format, if not detected")
+    String format;
+
+    @Option(names = "--sync", description = "with --rw: force each committed unit to disk before the next")
+    boolean sync;
+
+    @Option(names = "--no-auto-unmount", description = "keep a stale mount point if this process is killed")
+    boolean noAutoUnmount;
+
+    @Option(names = "--cache-timeout", paramLabel = "<s>", defaultValue = "3600",
+            description = "kernel entry/attribute cache timeout in seconds (default: ${DEFAULT-VALUE})")
+    double cacheTimeout;
+
+    @Option(names = "--grace", paramLabel = "<s>", defaultValue = "3",
+            description = "on Ctrl-C/SIGTERM, how long to retry a busy unmount before detaching it (default: ${DEFAULT-VALUE})")
+    int graceSeconds;
+
+    @Option(names = {"-v", "--verbose"}, description = "log commits and session events")
+    boolean verbose;
+
+    @Option(names = "--debug", description = "libfuse debug output (every request)")
+    boolean debug;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public MountCommand() {
+        this(System.out, System.err);
+    }
+
+    MountCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        for (String o : options) {
+            if (o.equals("rw") || o.equals("ro")) {
+                err.println("containerfs mount: use --rw for a writable mount (read-only is the default), not -o " + o);
+                return 1;
+            }
+        }
+        String unavailable = LibFuse.unavailableReason();
+        if (unavailable != null) {
+            err.println("containerfs mount: FUSE is not available: " + unavailable);
+            return 2;
+        }
+        if (!Files.isRegularFile(container)) {
+            err.println("containerfs mount: " + container + " is not a file");
+            return 1;
+        }
+        if (background) {
+            return startInBackground();
+        }
+        return runInForeground();
+    }
+
+    private int runInForeground() throws InterruptedException {
+        MountLog log = new MountLog(err, verbose);
+        FileSystem fs;
+        try {
+            fs = openContainer(container, readWrite, format, sync);
+        } catch (IOException | RuntimeException e) {
+            err.println("containerfs mount: cannot open " + container + ": " + e.getMessage());
+            return 1;
+        }
+        String mode = readWrite ? "read-write, appends only" : "read-only";
+        MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
+                MountSettings.currentGid(), cacheTimeout, container.toAbsolutePath().normalize().toString(), options,
+                verbose, debug);
+        FuseSession session;
+        try {
+            session = FuseSession.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings, log);
+        } catch (FuseUnavailableException e) {
+            closeQuietly(fs, log);
+            err.println("containerfs mount: FUSE is not available: " + e.getMessage());
+            return 2;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(fs, log);
+            err.println("containerfs mount: " + e.getMessage());
+            return 1;
+        }
+        Cleanup cleanup = new Cleanup(session, fs, log);
+        Thread hook = new Thread(() -> {
+            try {
+                log.notice("signal received: unmounting " + session.mountPoint());
+                session.unmount(Duration.ofSeconds(graceSeconds));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                cleanup.run();
+            }
+        }, "containerfs-unmount");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("containerfs: mounted " + container + " (" + fs.provider().getScheme() + ", " + mode + ") at "
+                + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
+        out.flush();
+        session.awaitEnd();
+        cleanup.run();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it finishes the same cleanup
+        }
+        return 0;
+    }
+
+    /** Frees FUSE, then closes the container (which commits anything still being written). Once. */
+    private static final class Cleanup implements Runnable {
+        private final FuseSession session;
+        private final FileSystem fs;
+        private final MountLog log;
+        private boolean done;
+
+        Cleanup(FuseSession session, FileSystem fs, MountLog log) {
+            this.session = session;
+            this.fs = fs;
+            this.log = log;
+        }
+
+        @Override
+        public synchronized void run() {
+            if (done) {
+                return;
+            }
+            done = true;
+            boolean ended = session.ended();
+            session.close();
+            closeQuietly(fs, log);
+            // Logged here, not by the main thread: on SIGTERM the JVM exits as soon as the hook returns.
+            log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
+                    + "; the kernel ends the session when this process exits");
+        }
+    }
+
+    private static void closeQuietly(FileSystem fs, MountLog log) {
+        try {
+            fs.close();
+        } catch (IOException | RuntimeException e) {
+            log.error("closing the container: " + e.getMessage());
+        }
+    }
+
+    /** Opens a container with whichever installed provider recognizes it. */
+    public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync)
+            throws IOException {
+        Map<String, Object> env = new HashMap<>();
+        env.put("accessMode", readWrite ? "readWrite" : "readOnly");
+        if (format != null) {
+            env.put("format", format);
+        }
+        if (sync) {
+            env.put("sync", "true");
+        }
+        try {
+            return FileSystems.newFileSystem(container, env);
+        } catch (ProviderNotFoundException e) {
+            throw new IOException("no installed containerfs format recognizes " + container
+                    + " (give --format if it is empty or new)", e);
+        }
+    }
+
+    // ---- --background ---------------------------------------------------------------------------
+
+    private int startInBackground() throws IOException, InterruptedException {
+        Path mp = FuseSession.canonical(mountPoint);
+        Path log = logFile != null ? logFile.toAbsolutePath() : defaultLogFile();
+        List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            cmd.add("/usr/bin/setsid"); // its own session: the terminal's Ctrl-C and hang-up do not reach it
+        }
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(FuseMain.class.getName());
+        cmd.add("mount");
+        cmd.add(container.toAbsolutePath().normalize().toString());
+        cmd.add(mp.toString());
+        if (readWrite) {
+            cmd.add("--rw");
+        }
+        for (String o : options) {
+            cmd.add("-o");
+            cmd.add(o);
+        }
+        if (format != null) {
+            cmd.add("--format=" + format);
+        }
+        if (sync) {
+            cmd.add("--sync");
+        }
+        if (noAutoUnmount) {
+            cmd.add("--no-auto-unmount");
+        }
+        cmd.add("--cache-timeout=" + cacheTimeout);
+        cmd.add("--grace=" + graceSeconds);
+        if (verbose) {
+            cmd.add("--verbose");
+        }
+        long logStart = Files.exists(log) ? Files.size(log) : 0;
+        Process child = new ProcessBuilder(cmd)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectErrorStream(true)
+                .start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (FuseSession.isMounted(mp) && logSaysMounted(log, logStart, mp)) {
+                out.println("containerfs: mounted " + container + " at " + mp + " in the background (pid " + child.pid()
+                        + ", log " + log + "); unmount with: containerfs umount " + mp);
+                return 0;
+            }
+            if (!child.isAlive()) {
+                err.println("containerfs mount: the background mount failed (exit " + child.exitValue() + "):");
+                err.print(Files.readString(log, StandardCharsets.UTF_8));
+                return child.exitValue() == 0 ? 1 : child.exitValue();
+            }
+            Thread.sleep(100);
+        }
+        err.println("containerfs mount: the background mount did not come up within 60 s; see " + log);
+        return 1;
+    }
+
+    /** The child's readiness line, written after this start (the log may hold earlier sessions). */
+    private static boolean logSaysMounted(Path log, long from, Path mp) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        String fresh = new String(all, (int) Math.min(from, all.length), all.length - (int) Math.min(from, all.length),
+                StandardCharsets.UTF_8);
+        return fresh.contains(") at " + mp + ";");
+    }
+
+    private static Path defaultLogFile() {
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        Path dir = runtime != null && Files.isDirectory(Path.of(runtime)) ? Path.of(runtime) : Path.of("/tmp");
+        return dir.resolve("containerfs-mount-" + ProcessHandle.current().pid() + ".log");
+    }
+}

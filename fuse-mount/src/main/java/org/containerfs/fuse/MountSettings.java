@@ -1,0 +1,94 @@
+package org.containerfs.fuse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a file system is mounted. Defaults: read-only, {@code auto_unmount} (the mount disappears if
+ * the mounting process dies, even by SIGKILL), {@code default_permissions} with the caller's uid/gid,
+ * long entry/attribute timeouts (committed records never change; new names are seen at once
+ * because directory listings are not cached and negative lookups are not cached either), and
+ * {@code kernel_cache} for read-only mounts (record bytes never change, so the page cache stays valid).
+ *
+ * @param readOnly      mount read-only (the kernel answers EROFS to every write)
+ * @param autoUnmount   pass {@code auto_unmount}
+ * @param uid           owner shown for every file
+ * @param gid           group shown for every file
+ * @param cacheTimeout  entry and attribute timeout, seconds
+ * @param fsName        shown as the mount's source in /proc/mounts and df
+ * @param extraOptions  further {@code -o} options, passed to libfuse after the defaults
+ * @param verbose       log every commit and session event
+ * @param debug         libfuse's {@code -d}: every request on stderr
+ */
+public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int gid, double cacheTimeout,
+        String fsName, List<String> extraOptions, boolean verbose, boolean debug) {
+
+    public static final double DEFAULT_CACHE_TIMEOUT = 3600;
+
+    public MountSettings {
+        extraOptions = List.copyOf(extraOptions);
+    }
+
+    public static MountSettings defaults(String fsName) {
+        return new MountSettings(true, true, currentUid(), currentGid(), DEFAULT_CACHE_TIMEOUT, fsName, List.of(),
+                false, false);
+    }
+
+    public MountSettings withReadOnly(boolean ro) {
+        return new MountSettings(ro, autoUnmount, uid, gid, cacheTimeout, fsName, extraOptions, verbose, debug);
+    }
+
+    public MountSettings withExtraOptions(List<String> options) {
+        return new MountSettings(readOnly, autoUnmount, uid, gid, cacheTimeout, fsName, options, verbose, debug);
+    }
+
+    /** The arguments for libfuse (jfuse adds {@code -f} and the mount point). */
+    List<String> fuseArguments() {
+        List<String> opts = new ArrayList<>();
+        if (readOnly) {
+            opts.add("ro");
+            opts.add("kernel_cache");
+        }
+        opts.add("default_permissions");
+        if (autoUnmount) {
+            opts.add("auto_unmount");
+        }
+        opts.add("fsname=" + escape(fsName));
+        opts.add("subtype=containerfs");
+        opts.add("entry_timeout=" + cacheTimeout);
+        opts.add("attr_timeout=" + cacheTimeout);
+        opts.add("negative_timeout=0");
+        opts.addAll(extraOptions);
+        List<String> args = new ArrayList<>();
+        if (debug) {
+            args.add("-d");
+        }
+        args.add("-o");
+        args.add(String.join(",", opts));
+        return args;
+    }
+
+    /** libfuse splits -o at commas; a backslash escapes one. */
+    static String escape(String value) {
+        return value.replace("\\", "\\\\").replace(",", "\\,");
+    }
+
+    /** The uid of this process: the owner of /proc/self. */
+    public static int currentUid() {
+        return procSelf("unix:uid");
+    }
+
+    public static int currentGid() {
+        return procSelf("unix:gid");
+    }
+
+    private static int procSelf(String attribute) {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), attribute);
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,668 @@
+package org.containerfs.fuse;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cryptomator.jfuse.api.DirFiller;
+import org.cryptomator.jfuse.api.Errno;
+import org.cryptomator.jfuse.api.FileInfo;
+import org.cryptomator.jfuse.api.FileModes;
+import org.cryptomator.jfuse.api.FuseConfig;
+import org.cryptomator.jfuse.api.FuseConnInfo;
+import org.cryptomator.jfuse.api.FuseOperations;
+import org.cryptomator.jfuse.api.Stat;
+import org.cryptomator.jfuse.api.Statvfs;
+import org.cryptomator.jfuse.api.TimeSpec;
+
+/**
+ * FUSE operations over any {@link java.nio.file.FileSystem}: this class knows nothing of container
+ * formats. Everything a format decides (what may be appended, what is refused) comes from the NIO
+ * provider and reaches the shell through {@link ErrnoTable}.
+ *
+ * <ul>
+ *   <li>Reads: one channel per open file handle, positional reads straight into the buffer libfuse
+ *       hands over (no intermediate copy). An error in the middle of a read is returned as an
+ *       error, never as a short read (the kernel would take it for end of file).</li>
+ *   <li>Extended attributes: every attribute view of the file system other than {@code basic}
+ *       (for a container: the format's view) as {@code user.<view>.<name>}; {@code byte[]} values
+ *       raw, other values as their string form. Read-only.</li>
+ *   <li>Writes (writable mounts only): a new file streams sequentially into the provider's append
+ *       channel; an out-of-order write fails with EIO and a log line; the file is committed when its
+ *       last descriptor is closed ({@code release}). {@code fsync} forces the channel if it is a
+ *       {@link FileChannel}; a container commits a unit at close (open the container with env
+ *       {@code sync=true} to force every commit to disk). {@code mkdir}, {@code unlink},
+ *       {@code rmdir}, {@code rename}, {@code truncate}, {@code chmod}, {@code chown} and
+ *       {@code utimens} go to the provider, which for a container refuses what is not an append.
+ *       {@code chmod}/{@code chown}/{@code utimens} of a file being written or a directory made in
+ *       this session are accepted as no-ops (modes and times are synthesized) so that {@code cp -r}
+ *       and {@code touch} of new names work.</li>
+ * </ul>
+ */
+public final class NioFuseOperations implements FuseOperations {
+    /** Linux (and macOS) EBUSY: not in jfuse's {@link Errno}. */
+    static final int EBUSY = 16;
+    private static final long BLOCK = 4096;
+    /** How long an open or create waits for the kernel's release of a file that was just written. */
+    private static final long SETTLE_MILLIS = 3000;
+
+    private final FileSystem fs;
+    private final Path root;
+    private final Errno errno;
+    private final ErrnoTable errors;
+    private final MountLog log;
+    private final boolean writable;
+    private final int uid;
+    private final int gid;
+    private final List<String> xattrViews;
+    private final AtomicLong nextHandle = new AtomicLong(1);
+    private final Map<Long, Object> handles = new ConcurrentHashMap<>();
+    /** Files being written, by FUSE path: visible to getattr/readdir before their commit. */
+    private final Map<String, WriteHandle> writing = new ConcurrentHashMap<>();
+    private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
+    private final Object createLock = new Object();
+
+    /**
+     * @param root     the directory shown as the mount's root (e.g. {@code fs.getPath("/")})
+     * @param writable whether create/write/mkdir/... are offered; the provider still decides what it allows
+     */
+    public NioFuseOperations(Path root, Errno errno, boolean writable, int uid, int gid, MountLog log) {
+        this.fs = root.getFileSystem();
+        this.root = root;
+        this.errno = errno;
+        this.errors = new ErrnoTable(errno);
+        this.writable = writable;
+        this.uid = uid;
+        this.gid = gid;
+        this.log = log;
+        List<String> views = new ArrayList<>(new TreeSet<>(fs.supportedFileAttributeViews()));
+        views.remove("basic");
+        this.xattrViews = List.copyOf(views);
+    }
+
+    @Override
+    public Errno errno() {
+        return errno;
+    }
+
+    @Override
+    public Set<Operation> supportedOperations() {
+        EnumSet<Operation> ops = EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READ_DIR,
+                Operation.OPEN, Operation.READ, Operation.RELEASE, Operation.STATFS, Operation.GET_XATTR,
+                Operation.LIST_XATTR, Operation.FSYNC, Operation.FLUSH);
+        if (writable) {
+            ops.addAll(EnumSet.of(Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
+                    Operation.RMDIR, Operation.RENAME, Operation.TRUNCATE, Operation.CHMOD, Operation.CHOWN,
+                    Operation.UTIMENS));
+        }
+        return ops;
+    }
+
+    /** Open file handles (reads and writes), for a clean shutdown and for tests. */
+    public int openHandles() {
+        return handles.size();
+    }
+
+    // ---- plumbing ----------------------------------------------------------------------------
+
+    private interface Op {
+        int run() throws Exception;
+    }
+
+    private int guard(String op, String path, Op body) {
+        try {
+            return body.run();
+        } catch (Throwable t) {
+            int e = errors.errnoOf(t);
+            if (!ErrnoTable.routine(t)) {
+                log.warn(op + " " + path + ": " + describe(t) + " -> errno " + e);
+            }
+            return -e;
+        }
+    }
+
+    private static String describe(Throwable t) {
+        String message = t.getMessage();
+        return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    Path resolve(String fusePath) {
+        if (fusePath.equals("/") || fusePath.isEmpty()) {
+            return root;
+        }
+        return root.resolve(fusePath.substring(1));
+    }
+
+    private long register(Object handle) {
+        long fh = nextHandle.getAndIncrement();
+        handles.put(fh, handle);
+        return fh;
+    }
+
+    private record ReadHandle(SeekableByteChannel channel) {}
+
+    private static final class WriteHandle {
+        final String path;
+        final SeekableByteChannel channel;
+        final CountDownLatch released = new CountDownLatch(1);
+        long position;
+
+        WriteHandle(String path, SeekableByteChannel channel) {
+            this.path = path;
+            this.channel = channel;
+        }
+    }
+
+    /**
+     * The kernel sends RELEASE after close() has returned to the writer, so a {@code cp a x; cat x}
+     * or {@code cp a rec01; cp b rec02} may arrive before the previous file is committed. Such a
+     * request waits (briefly) for the pending commits.
+     */
+    private boolean awaitReleased(WriteHandle w) throws InterruptedException {
+        return w.released.await(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void awaitAllReleased() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
+        for (WriteHandle w : List.copyOf(writing.values())) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !w.released.await(left, TimeUnit.NANOSECONDS)) {
+                return; // still open by its writer: the provider will say whether it takes another unit
+            }
+        }
+    }
+
+    // ---- attributes ----------------------------------------------------------------------------
+
+    private void fill(Stat stat, BasicFileAttributes a) {
+        if (a.isDirectory()) {
+            stat.setMode(Stat.S_IFDIR | (writable ? 0755 : 0555));
+        } else {
+            stat.setMode(Stat.S_IFREG | 0444);
+        }
+        // 1 for directories too: tools then never guess the subdirectory count from the link count.
+        stat.setNLink((short) 1);
+        stat.setSize(a.size());
+        stat.setUid(uid);
+        stat.setGid(gid);
+        setTimes(stat, a.lastModifiedTime(), a.lastAccessTime());
+    }
+
+    private void fillWriting(Stat stat, WriteHandle w) {
+        stat.setMode(Stat.S_IFREG | 0644);
+        stat.setNLink((short) 1);
+        synchronized (w) {
+            stat.setSize(w.position);
+        }
+        stat.setUid(uid);
+        stat.setGid(gid);
+        FileTime now = FileTime.from(Instant.now());
+        setTimes(stat, now, now);
+    }
+
+    private static void setTimes(Stat stat, FileTime modified, FileTime accessed) {
+        Instant m = modified == null ? Instant.EPOCH : modified.toInstant();
+        Instant a = accessed == null ? m : accessed.toInstant();
+        stat.mTime().set(m);
+        stat.cTime().set(m);
+        stat.aTime().set(a);
+    }
+
+    @Override
+    public void init(FuseConnInfo conn, FuseConfig cfg) {
+        log.info("FUSE session started (protocol " + conn.protoMajor() + "." + conn.protoMinor() + ")");
+    }
+
+    @Override
+    public int getattr(String path, Stat stat, FileInfo fi) {
+        return guard("getattr", path, () -> {
+            WriteHandle w = writing.get(path);
+            if (w != null) {
+                fillWriting(stat, w);
+                return 0;
+            }
+            fill(stat, Files.readAttributes(resolve(path), BasicFileAttributes.class));
+            return 0;
+        });
+    }
+
+    @Override
+    public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+        return guard("readdir", path, () -> {
+            Path dir = resolve(path);
+            boolean plus = (flags & FUSE_READDIR_PLUS) != 0;
+            if (filler.fill(".", st -> st.setMode(Stat.S_IFDIR), 0, 0) != 0
+                    || filler.fill("..", st -> st.setMode(Stat.S_IFDIR), 0, 0) != 0) {
+                return -errno.enomem();
+            }
+            Set<String> listed = writing.isEmpty() ? null : new HashSet<>();
+            // Listing a directory is where a live container notices growth (the provider's size check).
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                for (Path child : entries) {
+                    String name = child.getFileName().toString();
+                    int full;
+                    if (plus) {
+                        BasicFileAttributes a;
+                        try {
+                            a = Files.readAttributes(child, BasicFileAttributes.class);
+                        } catch (NoSuchFileException gone) {
+                            continue;
+                        }
+                        full = filler.fill(name, st -> fill(st, a), 0, DirFiller.FUSE_FILL_DIR_PLUS);
+                    } else {
+                        full = filler.fill(name, st -> { }, 0, 0);
+                    }
+                    if (full != 0) {
+                        return -errno.enomem();
+                    }
+                    if (listed != null) {
+                        listed.add(name);
+                    }
+                }
+            }
+            if (listed != null) {
+                String prefix = path.endsWith("/") ? path : path + "/";
+                for (WriteHandle w : writing.values()) {
+                    String name = w.path.substring(w.path.lastIndexOf('/') + 1);
+                    if (w.path.equals(prefix + name) && !listed.contains(name)) {
+                        filler.fill(name, st -> fillWriting(st, w), 0, plus ? DirFiller.FUSE_FILL_DIR_PLUS : 0);
+                    }
+                }
+            }
+            return 0;
+        });
+    }
+
+    @Override
+    public int statfs(String path, Statvfs statvfs) {
+        return guard("statfs", path, () -> {
+            FileStore store = Files.getFileStore(root);
+            long total = store.getTotalSpace();
+            long free = writable ? store.getUsableSpace() : 0;
+            statvfs.setBsize(BLOCK);
+            statvfs.setFrsize(BLOCK);
+            statvfs.setBlocks((total + BLOCK - 1) / BLOCK);
+            statvfs.setBfree(free / BLOCK);
+            statvfs.setBavail(free / BLOCK);
+            statvfs.setNameMax(255);
+            return 0;
+        });
+    }
+
+    // ---- extended attributes ------------------------------------------------------------------
+
+    /** {@code user.<view>.<name>} to value bytes, for every attribute of every non-basic view. */
+    private Map<String, byte[]> xattrs(String path) throws IOException {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        if (writing.containsKey(path)) {
+            return out;
+        }
+        Path p = resolve(path);
+        for (String view : xattrViews) {
+            Map<String, Object> values;
+            try {
+                values = Files.readAttributes(p, view + ":*");
+            } catch (UnsupportedOperationException | IllegalArgumentException notHere) {
+                continue;
+            }
+            for (Map.Entry<String, Object> e : values.entrySet()) {
+                out.put("user." + view + "." + e.getKey(), valueBytes(e.getValue()));
+            }
+        }
+        return out;
+    }
+
+    static byte[] valueBytes(Object value) {
+        if (value instanceof byte[] raw) {
+            return raw;
+        }
+        if (value instanceof ByteBuffer b) {
+            ByteBuffer d = b.duplicate();
+            byte[] raw = new byte[d.remaining()];
+            d.get(raw);
+            return raw;
+        }
+        return String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int getxattr(String path, String name, ByteBuffer value) {
+        if (!name.startsWith("user.")) {
+            return -errno.enodata(); // security.*, system.posix_acl_*: none here, answered without I/O
+        }
+        return guard("getxattr", path, () -> {
+            byte[] v = xattrs(path).get(name);
+            if (v == null) {
+                return -errno.enodata();
+            }
+            return copyOut(v, value);
+        });
+    }
+
+    @Override
+    public int listxattr(String path, ByteBuffer list) {
+        return guard("listxattr", path, () -> {
+            ByteBuffer names = ByteBuffer.allocate(4096);
+            for (String name : xattrs(path).keySet()) {
+                byte[] b = name.getBytes(StandardCharsets.UTF_8);
+                if (names.remaining() < b.length + 1) {
+                    ByteBuffer bigger = ByteBuffer.allocate(names.capacity() * 2 + b.length + 1);
+                    names.flip();
+                    bigger.put(names);
+                    names = bigger;
+                }
+                names.put(b).put((byte) 0);
+            }
+            byte[] all = new byte[names.position()];
+            names.flip().get(all);
+            return copyOut(all, list);
+        });
+    }
+
+    /** The getxattr/listxattr convention: size query with an empty buffer, ERANGE if too small. */
+    private int copyOut(byte[] v, ByteBuffer out) {
+        if (out.capacity() == 0) {
+            return v.length;
+        }
+        if (out.remaining() < v.length) {
+            return -errno.erange();
+        }
+        out.put(v);
+        return v.length;
+    }
+
+    // ---- reading ------------------------------------------------------------------------------
+
+    @Override
+    public int open(String path, FileInfo fi) {
+        return guard("open", path, () -> {
+            Set<StandardOpenOption> flags = fi.getOpenFlags();
+            Path p = resolve(path);
+            if (flags.contains(StandardOpenOption.WRITE) || flags.contains(StandardOpenOption.APPEND)) {
+                if (!writable) {
+                    return -errno.erofs();
+                }
+                if (writing.containsKey(path)) {
+                    return -EBUSY;
+                }
+                // An existing file opened for writing: the provider decides (a container refuses: EACCES).
+                SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.WRITE);
+                WriteHandle w = new WriteHandle(path, ch);
+                w.position = ch.size();
+                writing.put(path, w);
+                fi.setFh(register(w));
+                return 0;
+            }
+            WriteHandle pending = writing.get(path);
+            if (pending != null && !awaitReleased(pending)) {
+                log.warn("open " + path + ": the file is still being written (not committed yet) -> EBUSY");
+                return -EBUSY;
+            }
+            if (Files.isDirectory(p)) {
+                return -errno.eisdir();
+            }
+            fi.setFh(register(new ReadHandle(Files.newByteChannel(p, StandardOpenOption.READ))));
+            return 0;
+        });
+    }
+
+    @Override
+    public int read(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
+        Object h = handles.get(fi.getFh());
+        if (!(h instanceof ReadHandle r)) {
+            return -errno.ebadf();
+        }
+        return guard("read", path, () -> {
+            int total = 0;
+            while (buf.hasRemaining()) {
+                int n = readAt(r.channel, buf, offset + total);
+                if (n <= 0) {
+                    break;
+                }
+                total += n;
+            }
+            return total;
+        });
+    }
+
+    private static int readAt(SeekableByteChannel ch, ByteBuffer dst, long position) throws IOException {
+        if (ch instanceof FileChannel fc) {
+            return fc.read(dst, position); // positional: concurrent reads of one handle need no lock
+        }
+        synchronized (ch) {
+            ch.position(position);
+            return ch.read(dst);
+        }
+    }
+
+    @Override
+    public int flush(String path, FileInfo fi) {
+        return 0; // commits happen at release: flush also runs for every dup'ed descriptor
+    }
+
+    @Override
+    public int fsync(String path, int datasync, FileInfo fi) {
+        Object h = handles.get(fi.getFh());
+        return guard("fsync", path, () -> {
+            if (h instanceof WriteHandle w && w.channel instanceof FileChannel fc) {
+                fc.force(datasync == 0);
+            }
+            return 0;
+        });
+    }
+
+    @Override
+    public int release(String path, FileInfo fi) {
+        Object h = handles.remove(fi.getFh());
+        if (h instanceof ReadHandle r) {
+            return guard("release", path, () -> {
+                r.channel.close();
+                return 0;
+            });
+        }
+        if (h instanceof WriteHandle w) {
+            try {
+                return guard("release", path, () -> {
+                    long size;
+                    synchronized (w) {
+                        size = w.position;
+                    }
+                    try {
+                        w.channel.close(); // the commit
+                    } catch (Exception e) {
+                        log.error("release " + path + ": " + size + " bytes NOT committed: " + describe(e));
+                        throw e;
+                    }
+                    log.info("committed " + path + " (" + size + " bytes)");
+                    return 0;
+                });
+            } finally {
+                writing.remove(w.path, w);
+                w.released.countDown();
+            }
+        }
+        return -errno.ebadf();
+    }
+
+    // ---- writing ------------------------------------------------------------------------------
+
+    @Override
+    public int create(String path, int mode, FileInfo fi) {
+        return guard("create", path, () -> {
+            synchronized (createLock) {
+                awaitAllReleased(); // a container takes one new file at a time, in order
+                SeekableByteChannel ch = Files.newByteChannel(resolve(path), StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE);
+                WriteHandle w = new WriteHandle(path, ch);
+                writing.put(path, w);
+                fi.setFh(register(w));
+                return 0;
+            }
+        });
+    }
+
+    @Override
+    public int write(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
+        Object h = handles.get(fi.getFh());
+        if (!(h instanceof WriteHandle w)) {
+            return -errno.ebadf();
+        }
+        return guard("write", path, () -> {
+            synchronized (w) {
+                if (offset != w.position) {
+                    log.error("write " + path + ": out-of-order write of " + count + " bytes at offset " + offset
+                            + " after " + w.position + " bytes: files are appended sequentially (cp, cat, dd "
+                            + "without seek) -> EIO");
+                    return -errno.eio();
+                }
+                int total = 0;
+                while (buf.hasRemaining()) {
+                    total += w.channel.write(buf);
+                }
+                w.position += total;
+                return total;
+            }
+        });
+    }
+
+    @Override
+    public int mkdir(String path, int mode) {
+        return guard("mkdir", path, () -> {
+            synchronized (createLock) {
+                awaitAllReleased();
+                Files.createDirectory(resolve(path));
+                madeHere.add(path);
+                return 0;
+            }
+        });
+    }
+
+    @Override
+    public int unlink(String path) {
+        return guard("unlink", path, () -> {
+            if (writing.containsKey(path)) {
+                return -EBUSY;
+            }
+            Files.delete(resolve(path));
+            return 0;
+        });
+    }
+
+    @Override
+    public int rmdir(String path) {
+        return guard("rmdir", path, () -> {
+            Files.delete(resolve(path));
+            madeHere.remove(path);
+            return 0;
+        });
+    }
+
+    @Override
+    public int rename(String oldpath, String newpath, int flags) {
+        return guard("rename", oldpath, () -> {
+            if (writing.containsKey(oldpath)) {
+                return -EBUSY;
+            }
+            final int renameNoReplace = 1;
+            if ((flags & renameNoReplace) != 0) {
+                Files.move(resolve(oldpath), resolve(newpath));
+            } else {
+                Files.move(resolve(oldpath), resolve(newpath), StandardCopyOption.REPLACE_EXISTING);
+            }
+            return 0;
+        });
+    }
+
+    @Override
+    public int truncate(String path, long size, FileInfo fi) {
+        return guard("truncate", path, () -> {
+            WriteHandle w = writing.get(path);
+            if (w != null) {
+                synchronized (w) {
+                    if (size == w.position) {
+                        return 0;
+                    }
+                    log.error("truncate " + path + " to " + size + " bytes while " + w.position
+                            + " are written: files are appended sequentially -> EIO");
+                    return -errno.eio();
+                }
+            }
+            try (SeekableByteChannel ch = Files.newByteChannel(resolve(path), StandardOpenOption.WRITE)) {
+                ch.truncate(size);
+            }
+            return 0;
+        });
+    }
+
+    private boolean newHere(String path) {
+        return writing.containsKey(path) || madeHere.contains(path);
+    }
+
+    @Override
+    public int chmod(String path, int mode, FileInfo fi) {
+        return guard("chmod", path, () -> {
+            if (newHere(path)) {
+                return 0;
+            }
+            Set<PosixFilePermission> perms = FileModes.toPermissions(mode);
+            Files.setPosixFilePermissions(resolve(path), perms);
+            return 0;
+        });
+    }
+
+    @Override
+    public int chown(String path, int newUid, int newGid, FileInfo fi) {
+        return guard("chown", path, () -> {
+            if (newHere(path)) {
+                return 0;
+            }
+            Path p = resolve(path);
+            if (newUid != -1) {
+                Files.setAttribute(p, "unix:uid", newUid);
+            }
+            if (newGid != -1) {
+                Files.setAttribute(p, "unix:gid", newGid);
+            }
+            return 0;
+        });
+    }
+
+    @Override
+    public int utimens(String path, TimeSpec atime, TimeSpec mtime, FileInfo fi) {
+        return guard("utimens", path, () -> {
+            if (newHere(path)) {
+                return 0;
+            }
+            FileTime m = mtime.getOptional().map(FileTime::from).orElse(null);
+            FileTime a = atime.getOptional().map(FileTime::from).orElse(null);
+            Files.getFileAttributeView(resolve(path), BasicFileAttributeView.class).setTimes(m, a, null);
+            return 0;
+        });
+    }
+}

@@ -1,0 +1,44 @@
+package org.containerfs.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The libfuse3 probe: found by soname, or a message that says what to install. */
+class LibFuseTest {
+
+    @Test
+    void aMissingLibraryNamesThePackageToInstall(@TempDir Path empty) {
+        assertThatThrownBy(() -> LibFuse.locate("libfuse3-absent.so.3", List.of(empty.toString()), null))
+                .isInstanceOf(FuseUnavailableException.class)
+                .hasMessageContaining("libfuse3-absent.so.3")
+                .hasMessageContaining("apt-get install fuse3")
+                .hasMessageContaining(LibFuse.ENV_OVERRIDE);
+    }
+
+    @Test
+    void theOverrideMustBeAFile(@TempDir Path dir) {
+        assertThatThrownBy(() -> LibFuse.locate(LibFuse.SONAME, List.of(), dir.resolve("nope.so").toString()))
+                .isInstanceOf(FuseUnavailableException.class)
+                .hasMessageContaining("is not a file");
+    }
+
+    @Test
+    void aLibraryInASearchedDirectoryIsFound(@TempDir Path dir) throws Exception {
+        Path fake = Files.createFile(dir.resolve("libfuse3-test.so.3"));
+        assertThat(LibFuse.locate("libfuse3-test.so.3", List.of(dir.toString()), null)).isEqualTo(fake);
+    }
+
+    @Test
+    void onThisMachineTheRealLibraryIsFoundWhenFuseIsUsable() throws Exception {
+        FuseTestSupport.requireFuse();
+        Path lib = LibFuse.locate();
+        assertThat(lib.getFileName().toString()).startsWith("libfuse3.so.3");
+        assertThat(Files.isRegularFile(lib)).isTrue();
+    }
+}

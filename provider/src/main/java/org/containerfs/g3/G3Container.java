@@ -1,0 +1,431 @@
+package org.containerfs.g3;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.containerfs.spi.BytesContent;
+import org.containerfs.spi.ChecksumMismatchException;
+import org.containerfs.spi.Container;
+import org.containerfs.spi.ContainerSource;
+import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.Content;
+import org.containerfs.spi.DirectoryNode;
+import org.containerfs.spi.FileNode;
+import org.containerfs.spi.Names;
+import org.containerfs.spi.Node;
+
+/**
+ * The G3 tree {@code /NNNNNN.<FrameType>/<key>}: flyweight nodes over {@link G3Index}. Key files
+ * hold the blob bytes as stored; the first read of a frame's data checks the frame CRC.
+ */
+final class G3Container implements Container {
+    static final int WIDTH = 6;
+
+    private final ContainerSource source;
+    private final G3Index index;
+    private final G3Data data;
+    private final GzipIndex gzip;
+    private final boolean verify;
+    /** A frame created by mkdir and not yet written: the writer's staging area. */
+    private StagedFrame staged;
+
+    G3Container(ContainerSource source) throws IOException {
+        this.source = source;
+        this.index = new G3Index(source.name());
+        this.verify = source.options().getBoolean("verify", true);
+        if (G3Format.isGzip(source.channel())) {
+            this.gzip = GzipIndex.open(source, index);
+            this.data = gzip;
+        } else {
+            this.gzip = null;
+            this.data = new PlainData(source.channel());
+            index.scan(new PlainReader(source.channel(), 0), source.strict());
+        }
+        index.trim();
+    }
+
+    G3Index index() {
+        return index;
+    }
+
+    ContainerSource source() {
+        return source;
+    }
+
+    GzipIndex gzip() {
+        return gzip;
+    }
+
+    StagedFrame staged() {
+        return staged;
+    }
+
+    void setStaged(StagedFrame frame) {
+        this.staged = frame;
+    }
+
+    int visibleFrames() {
+        return index.frames() + (staged != null ? 1 : 0);
+    }
+
+    static String frameName(int frame, int typeCode) {
+        return Names.indexed("", frame, WIDTH) + "." + G3FrameTypes.name(typeCode);
+    }
+
+    String frameName(int frame) {
+        return frameName(frame, frame < index.frames() ? index.frameType(frame) : staged.typeCode);
+    }
+
+    @Override
+    public Node root() {
+        return new Root();
+    }
+
+    @Override
+    public boolean refresh() throws IOException {
+        if (gzip != null) {
+            return false; // a gzip stream cannot be extended in place by G3 writers
+        }
+        int before = index.frames();
+        index.scan(new PlainReader(source.channel(), index.nextFrame()), false);
+        return index.frames() != before;
+    }
+
+    @Override
+    public ContainerWriter openWriter() throws IOException {
+        return new G3Writer(this);
+    }
+
+    @Override
+    public void close() throws IOException {
+        data.close();
+    }
+
+    /** Computes a frame's CRC once (reading its key and blob bytes) and remembers the verdict. */
+    int checkFrame(int f) throws IOException {
+        int state = index.crcState(f);
+        if (state != 0) {
+            return state;
+        }
+        int crc = 0;
+        ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+        for (int e = index.firstEntry(f); e < index.endEntry(f); e++) {
+            byte[] key = index.key(e);
+            crc = G3Crc.update(crc, key, 0, key.length);
+            long off = index.blobOffset(e);
+            long left = index.blobLength(e);
+            while (left > 0) {
+                buf.clear().limit((int) Math.min(buf.capacity(), left));
+                int n = data.read(buf, off);
+                if (n <= 0) {
+                    throw new org.containerfs.spi.TruncatedDataException(source.name(), off,
+                            "blob bytes of frame " + frameName(f) + " up to byte " + (off + left));
+                }
+                buf.flip();
+                crc = G3Crc.update(crc, buf);
+                off += n;
+                left -= n;
+            }
+        }
+        index.setCrc(f, crc);
+        return index.crcState(f);
+    }
+
+    void requireGoodCrc(int f) throws IOException {
+        if (verify && checkFrame(f) == 2) {
+            throw new ChecksumMismatchException(source.name(), index.frameOffset(f), String.format(Locale.ROOT,
+                    "frame %s: stored CRC 0x%08x does not match the computed CRC 0x%08x (env verify=false reads it anyway)",
+                    frameName(f), index.crcStored(f), index.crcComputed(f)));
+        }
+    }
+
+    static String hex(int crc) {
+        return String.format(Locale.ROOT, "0x%08x", crc);
+    }
+
+    private final class Root extends DirectoryNode {
+        @Override
+        public String name() {
+            return "";
+        }
+
+        @Override
+        public Node child(String name) {
+            int dot = name.indexOf('.');
+            if (dot < 0) {
+                return null;
+            }
+            long f = Names.parseIndexed(name.substring(0, dot), "", WIDTH);
+            if (f < 0 || f >= visibleFrames()) {
+                return null;
+            }
+            Frame frame = new Frame((int) f);
+            return frame.name().equals(name) ? frame : null;
+        }
+
+        @Override
+        public List<Node> children() {
+            int count = visibleFrames();
+            return indexed(count, i -> new Frame(i));
+        }
+
+        @Override
+        public Map<String, Object> attributes() throws IOException {
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("format", "g3");
+            a.put("frames", index.frames());
+            a.put("entries", index.entries());
+            a.put("compressed", gzip != null);
+            a.put("size", source.channel().size());
+            a.put("streamSize", index.nextFrame() + index.tailLength());
+            a.put("tailOffset", index.nextFrame());
+            a.put("tailLength", index.tailLength());
+            a.put("damage", index.damage() == null ? "" : index.damage());
+            a.put("verify", verify);
+            if (gzip != null) {
+                gzip.describe(a);
+            }
+            return a;
+        }
+    }
+
+    final class Frame extends DirectoryNode {
+        final int frame;
+
+        Frame(int frame) {
+            this.frame = frame;
+        }
+
+        boolean onDisk() {
+            return frame < index.frames();
+        }
+
+        @Override
+        public String name() {
+            return frameName(frame);
+        }
+
+        @Override
+        public Node child(String name) {
+            if (!onDisk()) {
+                int i = staged.indexOf(name);
+                return i < 0 ? null : new StagedKey(i);
+            }
+            byte[] raw;
+            try {
+                raw = Names.decode(name);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            if (raw != null) {
+                int id = index.keyIdOf(raw);
+                if (id < 0 || !Names.component(raw).equals(name)) {
+                    return null;
+                }
+                for (int e = index.firstEntry(frame); e < index.endEntry(frame); e++) {
+                    if (index.keyId(e) == id) {
+                        return new Key(frame, e);
+                    }
+                }
+                return null;
+            }
+            // a shortened long name: compare encoded forms
+            for (int e = index.firstEntry(frame); e < index.endEntry(frame); e++) {
+                if (!index.duplicate(e) && Names.component(index.key(e)).equals(name)) {
+                    return new Key(frame, e);
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public List<Node> children() {
+            List<Node> out = new ArrayList<>();
+            if (!onDisk()) {
+                for (int i = 0; i < staged.keys.size(); i++) {
+                    out.add(new StagedKey(i));
+                }
+                return out;
+            }
+            for (int e = index.firstEntry(frame); e < index.endEntry(frame); e++) {
+                if (!index.duplicate(e)) {
+                    out.add(new Key(frame, e));
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public Map<String, Object> attributes() throws IOException {
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("frame", frame);
+            if (!onDisk()) {
+                a.put("type", G3FrameTypes.name(staged.typeCode));
+                a.put("typeCode", staged.typeCode);
+                a.put("staged", true);
+                a.put("entries", staged.keys.size());
+                return a;
+            }
+            a.put("type", G3FrameTypes.name(index.frameType(frame)));
+            a.put("typeCode", index.frameType(frame));
+            a.put("offset", index.frameOffset(frame));
+            a.put("length", index.frameLength(frame));
+            a.put("endianness", index.bigEndian(frame) ? "big" : "little");
+            a.put("version", 1);
+            a.put("entries", index.endEntry(frame) - index.firstEntry(frame));
+            a.put("crcStored", index.crcStored(frame));
+            int state = checkFrame(frame);
+            a.put("crcComputed", index.crcComputed(frame));
+            a.put("crcOk", state == 1);
+            List<String> dupNames = new ArrayList<>();
+            List<Long> dupOffsets = new ArrayList<>();
+            for (int e = index.firstEntry(frame); e < index.endEntry(frame); e++) {
+                if (index.duplicate(e)) {
+                    dupNames.add(Names.component(index.key(e)));
+                    dupOffsets.add(index.blobOffset(e));
+                }
+            }
+            a.put("duplicates", dupNames.size());
+            // '/' never occurs in an encoded name, so it separates them unambiguously
+            a.put("duplicateKeys", String.join("/", dupNames));
+            a.put("duplicateBlobOffsets", dupOffsets.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
+            a.put("staged", false);
+            return a;
+        }
+    }
+
+    final class Key extends FileNode {
+        final int frame;
+        final int entry;
+
+        Key(int frame, int entry) {
+            this.frame = frame;
+            this.entry = entry;
+        }
+
+        @Override
+        public String name() {
+            return Names.component(index.key(entry));
+        }
+
+        @Override
+        public long size() {
+            return index.blobLength(entry);
+        }
+
+        @Override
+        public Content content() {
+            Content range = data.range(index.blobOffset(entry), index.blobLength(entry),
+                    "G3 blob " + frameName(frame) + "/" + name());
+            return new CheckedContent(range, frame);
+        }
+
+        @Override
+        public Map<String, Object> attributes() throws IOException {
+            Map<String, Object> a = new LinkedHashMap<>();
+            long off = index.blobOffset(entry);
+            long len = index.blobLength(entry);
+            a.put("key", index.key(entry).clone());
+            a.put("offset", off);
+            a.put("length", len);
+            ByteBuffer head = ByteBuffer.allocate((int) Math.min(len, BlobHeader.MAX_HEADER));
+            data.read(head, off);
+            BlobHeader h = BlobHeader.parse(head.flip());
+            a.put("blobType", h == null ? "" : h.typeName());
+            a.put("classVersion", h == null ? -1L : h.classVersion());
+            a.put("blobEndianness", h == null ? "" : h.order() == java.nio.ByteOrder.BIG_ENDIAN ? "big" : "little");
+            a.put("frame", frame);
+            return a;
+        }
+    }
+
+    /** A key's bytes, readable once its frame's CRC has been checked. */
+    private final class CheckedContent implements Content {
+        private final Content range;
+        private final int frame;
+
+        CheckedContent(Content range, int frame) {
+            this.range = range;
+            this.frame = frame;
+        }
+
+        @Override
+        public long size() {
+            return range.size();
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            requireGoodCrc(frame);
+            return range.read(dst, position);
+        }
+
+        @Override
+        public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+            requireGoodCrc(frame);
+            return range.transferTo(position, count, target);
+        }
+    }
+
+    /** A key file written into the staged frame (readable back from memory until committed). */
+    final class StagedKey extends FileNode {
+        final int i;
+
+        StagedKey(int i) {
+            this.i = i;
+        }
+
+        @Override
+        public String name() {
+            return Names.component(staged.keys.get(i));
+        }
+
+        @Override
+        public long size() {
+            return staged.blobs.get(i).length;
+        }
+
+        @Override
+        public Content content() {
+            return new BytesContent(staged.blobs.get(i));
+        }
+
+        @Override
+        public Map<String, Object> attributes() {
+            Map<String, Object> a = new LinkedHashMap<>();
+            byte[] blob = staged.blobs.get(i);
+            a.put("key", staged.keys.get(i).clone());
+            a.put("length", (long) blob.length);
+            BlobHeader h = BlobHeader.parse(ByteBuffer.wrap(blob));
+            a.put("blobType", h == null ? "" : h.typeName());
+            a.put("classVersion", h == null ? -1L : h.classVersion());
+            a.put("staged", true);
+            return a;
+        }
+    }
+
+    /** The frame being built: keys in the order their files were written. */
+    static final class StagedFrame {
+        final int typeCode;
+        final List<byte[]> keys = new ArrayList<>();
+        final List<byte[]> blobs = new ArrayList<>();
+
+        StagedFrame(int typeCode) {
+            this.typeCode = typeCode;
+        }
+
+        int indexOf(String name) {
+            for (int i = 0; i < keys.size(); i++) {
+                if (Names.component(keys.get(i)).equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,492 @@
+package org.containerfs.g3;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.TruncatedDataException;
+import org.containerfs.spi.UnsupportedVersionException;
+
+/**
+ * Every frame's and every entry's facts in parallel primitive arrays, built by one sequential
+ * scan of the (decompressed) stream. Keys are interned: telescope files repeat the same few keys in
+ * every frame, so a frame entry costs an int key id plus its blob offset and length.
+ */
+final class G3Index {
+    static final int HEADER = 13;
+    static final int MIN_ENTRY = 16;
+    /** Keys longer than this are refused as damage: a key is held in memory to name its file. */
+    static final int MAX_KEY_BYTES = 64 * 1024 * 1024;
+
+    private final String file;
+
+    // frames
+    private long[] frameOffset = new long[16];
+    private long[] frameLength = new long[16];
+    private int[] frameType = new int[16];
+    private int[] frameCrc = new int[16];
+    private byte[] frameBigEndian = new byte[16];
+    private int[] frameFirstEntry = new int[17];
+    private int frames;
+    // CRC verification state, filled on first read: 0 unknown, 1 good, 2 bad
+    private byte[] crcState = new byte[16];
+    private int[] crcComputed = new int[16];
+
+    // entries
+    private int[] entryKey = new int[16];
+    private long[] blobOffset = new long[16];
+    private long[] blobLength = new long[16];
+    private byte[] entryDuplicate = new byte[16];
+    private int entries;
+
+    // interned keys
+    private final List<byte[]> keys = new ArrayList<>();
+    private final Map<ByteKey, Integer> keyIds = new HashMap<>();
+
+    // where the next frame starts, and what follows the last complete frame
+    private long nextFrame;
+    private long tailLength;
+    private String damage;
+    private boolean tailTruncated;
+    /** The CRC of the frame being scanned, when the scan reads blobs anyway (gzip). */
+    private int scanCrc;
+
+    G3Index(String file) {
+        this.file = file;
+    }
+
+    String file() {
+        return file;
+    }
+
+    int frames() {
+        return frames;
+    }
+
+    long nextFrame() {
+        return nextFrame;
+    }
+
+    long tailLength() {
+        return tailLength;
+    }
+
+    String damage() {
+        return damage;
+    }
+
+    /** Whether the tail is a cut-off frame (a torn append) rather than bytes that are not a frame. */
+    boolean tailTruncated() {
+        return tailTruncated;
+    }
+
+    long frameOffset(int f) {
+        return frameOffset[f];
+    }
+
+    long frameLength(int f) {
+        return frameLength[f];
+    }
+
+    int frameType(int f) {
+        return frameType[f];
+    }
+
+    int crcStored(int f) {
+        return frameCrc[f];
+    }
+
+    boolean bigEndian(int f) {
+        return frameBigEndian[f] != 0;
+    }
+
+    int firstEntry(int f) {
+        return frameFirstEntry[f];
+    }
+
+    int endEntry(int f) {
+        return frameFirstEntry[f + 1];
+    }
+
+    int entries() {
+        return entries;
+    }
+
+    byte[] key(int entry) {
+        return keys.get(entryKey[entry]);
+    }
+
+    int keyId(int entry) {
+        return entryKey[entry];
+    }
+
+    /** The interned id of a key, or -1 if no frame has it. */
+    int keyIdOf(byte[] key) {
+        Integer id = keyIds.get(new ByteKey(key));
+        return id == null ? -1 : id;
+    }
+
+    long blobOffset(int entry) {
+        return blobOffset[entry];
+    }
+
+    long blobLength(int entry) {
+        return blobLength[entry];
+    }
+
+    boolean duplicate(int entry) {
+        return entryDuplicate[entry] != 0;
+    }
+
+    synchronized int crcState(int f) {
+        return crcState[f];
+    }
+
+    synchronized int crcComputed(int f) {
+        return crcComputed[f];
+    }
+
+    synchronized void setCrc(int f, int computed) {
+        crcComputed[f] = computed;
+        crcState[f] = (byte) (computed == frameCrc[f] ? 1 : 2);
+    }
+
+    /**
+     * Reads frames from {@code in} (positioned at {@link #nextFrame()}) until the stream ends.
+     * A complete frame is added; an incomplete or unreadable tail is recorded in {@link #damage()}
+     * (strict: thrown). Nothing is allocated from a declared length or count.
+     */
+    void scan(SequentialReader in, boolean strict) throws IOException {
+        scan(in, strict, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #scan(SequentialReader, boolean)}, refusing frames that declare more than
+     * {@code maxFrameBytes}: for a gzip stream, whose size is unknown until it is inflated, this bounds
+     * the work a small hostile file (a gzip bomb) can cause per frame.
+     */
+    void scan(SequentialReader in, boolean strict, long maxFrameBytes) throws IOException {
+        damage = null;
+        tailLength = 0;
+        tailTruncated = false;
+        byte[] header = new byte[HEADER];
+        byte[] eight = new byte[8];
+        List<byte[]> pendingKeys = new ArrayList<>();
+        long[] pendingBlob = new long[32];
+        boolean checkCrc = in.skipReadsData();
+        byte[] crcBuffer = checkCrc ? new byte[64 * 1024] : null;
+        while (true) {
+            long start = in.position();
+            int got = in.read(header, 0, HEADER);
+            if (got == 0) {
+                nextFrame = start;
+                return;
+            }
+            if (got < HEADER) {
+                tail(in, start, "a frame header of " + HEADER + " bytes, but the stream ends after " + got, strict, true);
+                return;
+            }
+            int endianFlag = header[0] & 0xFF;
+            if (endianFlag > 1) {
+                tail(in, start, String.format("a frame starting with endian flag 0x00 or 0x01, found 0x%02X", endianFlag),
+                        strict, false);
+                return;
+            }
+            ByteOrder order = endianFlag == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+            ByteBuffer h = ByteBuffer.wrap(header).order(order);
+            int version = h.getInt(1);
+            if (version != 1) {
+                String what = "G3Frame class version 1 at byte " + (start + 1) + ", found " + Integer.toUnsignedString(version);
+                if (frames == 0 || strict) {
+                    throw new UnsupportedVersionException(file, start + 1, what);
+                }
+                tail(in, start, what, false, false);
+                return;
+            }
+            long count = h.getInt(5) & 0xFFFFFFFFL;
+            int type = h.getInt(9);
+            if (count > Integer.MAX_VALUE) {
+                tail(in, start, "an entry count below 2^31, found " + count, strict, false);
+                return;
+            }
+            long remaining = in.remaining();
+            if (remaining >= 0 && count * MIN_ENTRY + 4 > remaining) {
+                tail(in, start, "a frame of " + count + " entries (at least " + (HEADER + count * MIN_ENTRY + 4)
+                        + " bytes), but the stream ends " + (remaining + HEADER) + " bytes after its start", strict, true);
+                return;
+            }
+            pendingKeys.clear();
+            scanCrc = 0;
+            int n = (int) count;
+            String problem = null;
+            boolean truncated = false;
+            for (int i = 0; i < n && problem == null; i++) {
+                long keyLength = readLength(in, eight, order);
+                if (keyLength < 0) {
+                    problem = "the length of key " + i + " of the frame at byte " + start;
+                    truncated = true;
+                    break;
+                }
+                if (keyLength > MAX_KEY_BYTES) {
+                    problem = "a key length of at most " + MAX_KEY_BYTES + " bytes at byte " + (in.position() - 8)
+                            + ", found " + Long.toUnsignedString(keyLength);
+                    truncated = in.remaining() >= 0 && Long.compareUnsigned(keyLength, in.remaining()) > 0;
+                    break;
+                }
+                byte[] key = readKey(in, (int) keyLength);
+                if (key == null) {
+                    problem = "key " + i + " (" + keyLength + " bytes) of the frame at byte " + start;
+                    truncated = true;
+                    break;
+                }
+                if (checkCrc) {
+                    scanCrc = G3Crc.update(scanCrc, key, 0, key.length);
+                }
+                long blobLen = readLength(in, eight, order);
+                if (blobLen < 0) {
+                    problem = "the blob length of key " + i + " of the frame at byte " + start;
+                    truncated = true;
+                    break;
+                }
+                long blobAt = in.position();
+                if (blobAt - start + blobLen > maxFrameBytes || blobLen == Long.MAX_VALUE && maxFrameBytes != Long.MAX_VALUE) {
+                    problem = "a frame of at most " + maxFrameBytes + " bytes (env maxFrameBytes), but key " + i
+                            + " of the frame at byte " + start + " declares a blob of " + Long.toUnsignedString(blobLen) + " bytes";
+                    break;
+                }
+                if ((checkCrc ? crcSkip(in, blobLen, crcBuffer, i) : in.skip(blobLen)) != blobLen) {
+                    problem = "a blob of " + Long.toUnsignedString(blobLen) + " bytes at byte " + blobAt
+                            + " (key " + i + " of the frame at byte " + start + ")";
+                    truncated = true;
+                    break;
+                }
+                if (pendingBlob.length < 2 * (i + 1)) {
+                    pendingBlob = Arrays.copyOf(pendingBlob, pendingBlob.length * 2);
+                }
+                pendingKeys.add(key);
+                pendingBlob[2 * i] = blobAt;
+                pendingBlob[2 * i + 1] = blobLen;
+            }
+            if (problem == null && in.read(eight, 0, 4) != 4) {
+                problem = "the CRC of the frame at byte " + start;
+                truncated = true;
+            }
+            if (problem != null) {
+                tail(in, start, truncated ? "complete frame data: " + problem + " is cut off by the end of the stream"
+                        : problem, strict, truncated);
+                return;
+            }
+            int crc = ByteBuffer.wrap(eight, 0, 4).order(order).getInt();
+            addFrame(start, in.position() - start, type, crc, order == ByteOrder.BIG_ENDIAN, pendingKeys, pendingBlob);
+            if (checkCrc) {
+                setCrc(frames - 1, scanCrc);
+            }
+        }
+    }
+
+    /** Reads (rather than skips) a blob, continuing {@link #scanCrc}; returns the count read. */
+    private long crcSkip(SequentialReader in, long length, byte[] buffer, int entry) throws IOException {
+        long done = 0;
+        while (done < length) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, length - done));
+            if (n <= 0) {
+                break;
+            }
+            scanCrc = G3Crc.update(scanCrc, buffer, 0, n);
+            done += n;
+        }
+        return done;
+    }
+
+    /** A u64 length, or -1 at the end of the stream; lengths of 2^63 and more are reported as huge. */
+    private static long readLength(SequentialReader in, byte[] eight, ByteOrder order) throws IOException {
+        if (in.read(eight, 0, 8) != 8) {
+            return -1;
+        }
+        long v = ByteBuffer.wrap(eight).order(order).getLong();
+        return v < 0 ? Long.MAX_VALUE : v;
+    }
+
+    /** Reads a key, growing the array only as bytes actually arrive (a gzip stream's size is unknown). */
+    private static byte[] readKey(SequentialReader in, int length) throws IOException {
+        byte[] key = new byte[Math.min(length, 4096)];
+        int done = 0;
+        while (done < length) {
+            if (done == key.length) {
+                key = Arrays.copyOf(key, (int) Math.min(length, (long) key.length * 2));
+            }
+            int n = in.read(key, done, key.length - done);
+            if (n <= 0) {
+                return null;
+            }
+            done += n;
+        }
+        return key;
+    }
+
+    private void tail(SequentialReader in, long start, String what, boolean strict, boolean truncated) throws IOException {
+        long rest = in.remaining();
+        long end = rest >= 0 ? in.position() + rest : in.position() + drain(in);
+        nextFrame = start;
+        tailLength = end - start;
+        tailTruncated = truncated;
+        damage = (truncated ? "truncated tail: " : "unreadable tail: ") + tailLength + " bytes from byte " + start
+                + " do not form a frame (expected " + what + ")";
+        if (strict) {
+            if (truncated) {
+                throw new TruncatedDataException(file, start, what);
+            }
+            throw new ContainerFormatException(file, start, what);
+        }
+    }
+
+    private static long drain(SequentialReader in) throws IOException {
+        long total = 0;
+        long n;
+        while ((n = in.skip(1L << 40)) > 0) {
+            total += n;
+        }
+        return total;
+    }
+
+    /** Adds a complete frame; duplicates of a key inside the frame are flagged, the first one wins. */
+    void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys, long[] blobs) {
+        if (frames == frameOffset.length) {
+            int cap = frames * 2;
+            frameOffset = Arrays.copyOf(frameOffset, cap);
+            frameLength = Arrays.copyOf(frameLength, cap);
+            frameType = Arrays.copyOf(frameType, cap);
+            frameCrc = Arrays.copyOf(frameCrc, cap);
+            frameBigEndian = Arrays.copyOf(frameBigEndian, cap);
+            frameFirstEntry = Arrays.copyOf(frameFirstEntry, cap + 1);
+            synchronized (this) {
+                crcState = Arrays.copyOf(crcState, cap);
+                crcComputed = Arrays.copyOf(crcComputed, cap);
+            }
+        }
+        int n = frameKeys.size();
+        if (entries + n > entryKey.length) {
+            int cap = Math.max(entries + n, entryKey.length * 2);
+            entryKey = Arrays.copyOf(entryKey, cap);
+            blobOffset = Arrays.copyOf(blobOffset, cap);
+            blobLength = Arrays.copyOf(blobLength, cap);
+            entryDuplicate = Arrays.copyOf(entryDuplicate, cap);
+        }
+        Set<Integer> seen = n > 1 ? new HashSet<>() : null;
+        for (int i = 0; i < n; i++) {
+            int id = intern(frameKeys.get(i));
+            int e = entries + i;
+            entryKey[e] = id;
+            blobOffset[e] = blobs[2 * i];
+            blobLength[e] = blobs[2 * i + 1];
+            entryDuplicate[e] = (byte) (seen != null && !seen.add(id) ? 1 : 0);
+        }
+        frameOffset[frames] = offset;
+        frameLength[frames] = length;
+        frameType[frames] = type;
+        frameCrc[frames] = crc;
+        frameBigEndian[frames] = (byte) (bigEndian ? 1 : 0);
+        frameFirstEntry[frames] = entries;
+        entries += n;
+        frameFirstEntry[frames + 1] = entries;
+        frames++;
+        nextFrame = offset + length;
+    }
+
+    /** The writer's frame is on disk: index it without reading it back, and forget the old tail. */
+    void committed(long offset, long length, int type, int crc, List<byte[]> frameKeys, long[] blobs) {
+        addFrame(offset, length, type, crc, false, frameKeys, blobs);
+        synchronized (this) {
+            crcComputed[frames - 1] = crc;
+            crcState[frames - 1] = 1;
+        }
+        damage = null;
+        tailLength = 0;
+    }
+
+    private int intern(byte[] key) {
+        ByteKey k = new ByteKey(key);
+        Integer id = keyIds.get(k);
+        if (id == null) {
+            id = keys.size();
+            keys.add(key);
+            keyIds.put(k, id);
+        }
+        return id;
+    }
+
+    int keyCount() {
+        return keys.size();
+    }
+
+    byte[] keyById(int id) {
+        return keys.get(id);
+    }
+
+    /** Sets what follows the last frame, from a persisted index. */
+    void restoreTail(long length, boolean truncated, String what) {
+        tailLength = length;
+        tailTruncated = truncated;
+        damage = what;
+    }
+
+    /** Forgets everything (a persisted index that failed to load half-way). */
+    void clear() {
+        frames = 0;
+        entries = 0;
+        frameFirstEntry[0] = 0;
+        keys.clear();
+        keyIds.clear();
+        nextFrame = 0;
+        tailLength = 0;
+        damage = null;
+        tailTruncated = false;
+    }
+
+    /** Drops growth slack once a scan is done, so the retained heap is what the frames need. */
+    void trim() {
+        int f = Math.max(frames, 1);
+        frameOffset = Arrays.copyOf(frameOffset, f);
+        frameLength = Arrays.copyOf(frameLength, f);
+        frameType = Arrays.copyOf(frameType, f);
+        frameCrc = Arrays.copyOf(frameCrc, f);
+        frameBigEndian = Arrays.copyOf(frameBigEndian, f);
+        frameFirstEntry = Arrays.copyOf(frameFirstEntry, f + 1);
+        synchronized (this) {
+            crcState = Arrays.copyOf(crcState, f);
+            crcComputed = Arrays.copyOf(crcComputed, f);
+        }
+        int e = Math.max(entries, 1);
+        entryKey = Arrays.copyOf(entryKey, e);
+        blobOffset = Arrays.copyOf(blobOffset, e);
+        blobLength = Arrays.copyOf(blobLength, e);
+        entryDuplicate = Arrays.copyOf(entryDuplicate, e);
+    }
+
+    private static final class ByteKey {
+        final byte[] bytes;
+        final int hash;
+
+        ByteKey(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ByteKey k && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+}

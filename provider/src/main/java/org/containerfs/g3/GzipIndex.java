@@ -1,0 +1,420 @@
+package org.containerfs.g3;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+import org.containerfs.spi.ContainerChannel;
+import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.ContainerSource;
+import org.containerfs.spi.Content;
+import org.containerfs.spi.TruncatedDataException;
+
+/**
+ * Random access into a .g3.gz (one or several gzip members), zran style. Opening decompresses the
+ * file once ({@link JavaInflater}), building the frame index and, every {@code gzipSpan} bytes of
+ * output (env, default 4 MiB), a restart point: the bit offset of a deflate block boundary plus the
+ * 32 KiB of output before it. A read starts a raw {@link Inflater} at the nearest point before its
+ * offset, primed with that window by {@link Inflater#setDictionary}; the compressed bits are fed
+ * shifted so that the block boundary falls on a byte boundary (Java has no inflatePrime). So a read
+ * inflates at most one span plus the bytes asked for, never the file from its start. A few cursors
+ * are kept, so sequential reads continue where the last one stopped.
+ */
+final class GzipIndex implements G3Data {
+    static final long DEFAULT_SPAN = 4L << 20;
+    /** Largest frame a gzip scan accepts unless env maxFrameBytes says otherwise: what our writer can write. */
+    static final long DEFAULT_MAX_FRAME = Integer.MAX_VALUE;
+    private static final int CURSORS = 4;
+
+    private final ContainerChannel channel;
+    private final String file;
+    private final long span;
+    // restart points, in output order
+    private long[] pointOut = new long[16];
+    private long[] pointBit = new long[16];
+    private int[] pointMember = new int[16];
+    private byte[][] pointWindow = new byte[16][];
+    private int points;
+    // gzip members: index of each member's first point
+    private int[] memberPoint = new int[4];
+    private long[] memberOffset = new long[4];
+    private int members;
+    private long streamSize;
+    private String gzipDamage;
+    private String persisted = "";
+    private final ArrayDeque<Cursor> cursors = new ArrayDeque<>();
+    /** Bytes inflated by random reads since opening (tests and figures: proves reads start near their offset). */
+    private final java.util.concurrent.atomic.AtomicLong inflated = new java.util.concurrent.atomic.AtomicLong();
+
+    private GzipIndex(ContainerChannel channel, String file, long span) {
+        this.channel = channel;
+        this.file = file;
+        this.span = span;
+    }
+
+    static GzipIndex open(ContainerSource source, G3Index index) throws IOException {
+        long span = source.options().getLong("gzipSpan", DEFAULT_SPAN);
+        if (span < JavaInflater.WINDOW) {
+            throw new IllegalArgumentException("env gzipSpan must be at least " + JavaInflater.WINDOW + " bytes, got " + span);
+        }
+        GzipIndex gz = new GzipIndex(source.channel(), source.name(), span);
+        IndexStore store = IndexStore.of(source);
+        if (store != null && store.load(gz, index)) {
+            gz.persisted = "loaded " + store.location();
+            return gz;
+        }
+        gz.scan(source, index);
+        if (store != null) {
+            gz.persisted = store.save(gz, index) ? "saved " + store.location() : "not saved (" + store.location() + ")";
+        }
+        return gz;
+    }
+
+    private void scan(ContainerSource source, G3Index index) throws IOException {
+        JavaInflater inflater = new JavaInflater(channel, file, span, new JavaInflater.Points() {
+            @Override
+            public void point(int member, long bitOffset, long outOffset, byte[] window) {
+                addPoint(member, bitOffset, outOffset, window);
+            }
+
+            @Override
+            public void member(int member, long compressedOffset, long outOffset) {
+                addMember(compressedOffset);
+            }
+        });
+        index.scan(inflater, source.strict(), source.options().getLong("maxFrameBytes", DEFAULT_MAX_FRAME));
+        // the frame scan stops at the end of the decompressed stream, having read all of it
+        streamSize = inflater.position();
+        gzipDamage = inflater.damage();
+        if (inflater.members() == 0 && channel.size() > 0) {
+            throw new ContainerFormatException(file, 0, "a gzip member (magic 1f 8b, deflate)");
+        }
+        if (gzipDamage != null && source.strict()) {
+            throw new ContainerFormatException(file, inflater.compressedEnd(), "a well-formed gzip stream, but " + gzipDamage);
+        }
+        trim();
+    }
+
+    void addMember(long compressedOffset) {
+        if (members == memberPoint.length) {
+            memberPoint = Arrays.copyOf(memberPoint, members * 2);
+            memberOffset = Arrays.copyOf(memberOffset, members * 2);
+        }
+        memberPoint[members] = points;
+        memberOffset[members] = compressedOffset;
+        members++;
+    }
+
+    void addPoint(int member, long bitOffset, long outOffset, byte[] window) {
+        if (points == pointOut.length) {
+            pointOut = Arrays.copyOf(pointOut, Math.max(16, points * 2));
+            pointBit = Arrays.copyOf(pointBit, Math.max(16, points * 2));
+            pointMember = Arrays.copyOf(pointMember, Math.max(16, points * 2));
+            pointWindow = Arrays.copyOf(pointWindow, Math.max(16, points * 2));
+        }
+        pointOut[points] = outOffset;
+        pointBit[points] = bitOffset;
+        pointMember[points] = member;
+        pointWindow[points] = window;
+        points++;
+    }
+
+    private void trim() {
+        pointOut = Arrays.copyOf(pointOut, points);
+        pointBit = Arrays.copyOf(pointBit, points);
+        pointMember = Arrays.copyOf(pointMember, points);
+        pointWindow = Arrays.copyOf(pointWindow, points);
+    }
+
+    int points() {
+        return points;
+    }
+
+    long pointOut(int p) {
+        return pointOut[p];
+    }
+
+    long pointBit(int p) {
+        return pointBit[p];
+    }
+
+    int pointMember(int p) {
+        return pointMember[p];
+    }
+
+    byte[] pointWindow(int p) {
+        return pointWindow[p];
+    }
+
+    int members() {
+        return members;
+    }
+
+    long memberOffset(int m) {
+        return memberOffset[m];
+    }
+
+    int memberPoint(int m) {
+        return memberPoint[m];
+    }
+
+    long streamSize() {
+        return streamSize;
+    }
+
+    String gzipDamage() {
+        return gzipDamage;
+    }
+
+    long span() {
+        return span;
+    }
+
+    void restore(long streamSize, String gzipDamage) {
+        this.streamSize = streamSize;
+        this.gzipDamage = gzipDamage;
+        trim();
+    }
+
+    /** Forgets everything (a persisted index that failed to load half-way). */
+    void clear() {
+        points = 0;
+        members = 0;
+        streamSize = 0;
+        gzipDamage = null;
+        pointOut = new long[16];
+        pointBit = new long[16];
+        pointMember = new int[16];
+        pointWindow = new byte[16][];
+    }
+
+    long inflatedBytes() {
+        return inflated.get();
+    }
+
+    void describe(Map<String, Object> a) {
+        a.put("gzipMembers", members);
+        a.put("restartPoints", points);
+        a.put("restartSpan", span);
+        a.put("gzipDamage", gzipDamage == null ? "" : gzipDamage);
+        a.put("restartIndex", persisted);
+        a.put("inflatedBytes", inflated.get());
+    }
+
+    /** The last restart point at or before {@code position}. */
+    private int pointFor(long position) {
+        int i = Arrays.binarySearch(pointOut, 0, points, position);
+        if (i < 0) {
+            i = -i - 2;
+        } else {
+            // several points can share an offset (an empty member): take the last
+            while (i + 1 < points && pointOut[i + 1] == position) {
+                i++;
+            }
+        }
+        return Math.max(i, 0);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        if (position >= streamSize || !dst.hasRemaining() || points == 0) {
+            return 0;
+        }
+        Cursor c = take(position);
+        try {
+            c.skipTo(position);
+            return c.readInto(dst);
+        } finally {
+            give(c);
+        }
+    }
+
+    private Cursor take(long position) {
+        int p = pointFor(position);
+        synchronized (cursors) {
+            for (Iterator<Cursor> it = cursors.iterator(); it.hasNext();) {
+                Cursor c = it.next();
+                if (c.out <= position && c.out >= pointOut[p]) {
+                    it.remove();
+                    return c;
+                }
+            }
+        }
+        return new Cursor(p);
+    }
+
+    private void give(Cursor c) {
+        synchronized (cursors) {
+            cursors.addFirst(c);
+            while (cursors.size() > CURSORS) {
+                cursors.removeLast().close();
+            }
+        }
+    }
+
+    @Override
+    public Content range(long offset, long length, String label) {
+        return new Content() {
+            @Override
+            public long size() {
+                return length;
+            }
+
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                if (position >= length) {
+                    return -1;
+                }
+                int want = (int) Math.min(dst.remaining(), length - position);
+                if (want == 0) {
+                    return 0;
+                }
+                ByteBuffer slice = dst.slice();
+                slice.limit(want);
+                int n = GzipIndex.this.read(slice, offset + position);
+                if (n < want) {
+                    throw new TruncatedDataException(file, offset + position + n, label + " declares " + length
+                            + " bytes from stream byte " + offset + " but the decompressed stream ends at byte " + streamSize);
+                }
+                dst.position(dst.position() + n);
+                return n;
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        synchronized (cursors) {
+            while (!cursors.isEmpty()) {
+                cursors.removeLast().close();
+            }
+        }
+    }
+
+    /** One raw inflater positioned somewhere in the decompressed stream. */
+    private final class Cursor {
+        private final Inflater inflater = new Inflater(true);
+        private final ByteBuffer raw = ByteBuffer.allocate(64 * 1024 + 1);
+        private final byte[] shifted = new byte[64 * 1024];
+        private final byte[] scratch = new byte[64 * 1024];
+        private int member;
+        private long nextByte; // next compressed byte to feed (before shifting)
+        private int shift;
+        private long out;
+        private boolean ended;
+
+        Cursor(int point) {
+            start(point);
+        }
+
+        private void start(int p) {
+            inflater.reset();
+            member = pointMember[p];
+            nextByte = pointBit[p] >>> 3;
+            shift = (int) (pointBit[p] & 7);
+            out = pointOut[p];
+            ended = false;
+            if (pointWindow[p].length > 0) {
+                inflater.setDictionary(pointWindow[p]);
+            }
+        }
+
+        void skipTo(long position) throws IOException {
+            while (out < position) {
+                int n = inflateInto(scratch, 0, (int) Math.min(scratch.length, position - out));
+                if (n == 0) {
+                    return;
+                }
+            }
+        }
+
+        int readInto(ByteBuffer dst) throws IOException {
+            int total = 0;
+            while (dst.hasRemaining()) {
+                int n;
+                if (dst.hasArray()) {
+                    n = inflateInto(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+                    dst.position(dst.position() + n);
+                } else {
+                    n = inflateInto(scratch, 0, Math.min(scratch.length, dst.remaining()));
+                    dst.put(scratch, 0, n);
+                }
+                if (n == 0) {
+                    break;
+                }
+                total += n;
+            }
+            return total;
+        }
+
+        /** Inflates up to {@code len} bytes; 0 only at the end of the stream. */
+        private int inflateInto(byte[] b, int off, int len) throws IOException {
+            while (true) {
+                if (ended) {
+                    return 0;
+                }
+                if (inflater.finished()) {
+                    if (member + 1 >= members) {
+                        ended = true;
+                        return 0;
+                    }
+                    start(memberPoint[member + 1]);
+                    continue;
+                }
+                if (inflater.needsInput() && !feed()) {
+                    throw new TruncatedDataException(file, nextByte, "more compressed data for gzip member " + member
+                            + " (the stream ends inside it)");
+                }
+                try {
+                    int n = inflater.inflate(b, off, len);
+                    if (n > 0) {
+                        out += n;
+                        inflated.addAndGet(n);
+                        return n;
+                    }
+                    if (inflater.needsDictionary()) {
+                        throw new ContainerFormatException(file, nextByte, "raw deflate data without a preset dictionary");
+                    }
+                } catch (DataFormatException e) {
+                    throw new ContainerFormatException(file, nextByte, "valid deflate data after the restart point ("
+                            + e.getMessage() + ")");
+                }
+            }
+        }
+
+        /** Feeds the next compressed chunk, shifted right by {@code shift} bits. */
+        private boolean feed() throws IOException {
+            raw.clear();
+            int n = channel.readUpTo(raw, nextByte);
+            if (n == 0) {
+                return false;
+            }
+            byte[] r = raw.array();
+            if (shift == 0) {
+                int k = Math.min(n, shifted.length);
+                System.arraycopy(r, 0, shifted, 0, k);
+                inflater.setInput(shifted, 0, k);
+                nextByte += k;
+                return true;
+            }
+            // byte j of the shifted stream = bits [8j+shift, 8j+shift+8) of the original
+            int k = n == raw.capacity() ? n - 1 : n;
+            for (int j = 0; j < k; j++) {
+                int lo = (r[j] & 0xFF) >>> shift;
+                int hi = j + 1 < n ? (r[j + 1] & 0xFF) << (8 - shift) : 0;
+                shifted[j] = (byte) (lo | hi);
+            }
+            inflater.setInput(shifted, 0, k);
+            nextByte += k;
+            return true;
+        }
+
+        void close() {
+            inflater.end();
+        }
+    }
+}

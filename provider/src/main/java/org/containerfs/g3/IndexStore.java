@@ -1,0 +1,201 @@
+package org.containerfs.g3;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.containerfs.spi.ContainerSource;
+
+/**
+ * The persisted index of a .g3.gz: frame index plus restart points (with their 32 KiB windows), so a
+ * second open reads no compressed data at all. Enabled by env {@code gzipIndex=true} (file
+ * {@code <name>.zidx} beside the container) or {@code gzipIndexDir=<directory>} (same name there, on the
+ * container's file system). It is used only if it records the container's current size and
+ * modification time and the same restart span; otherwise the file is scanned and the index rewritten.
+ */
+final class IndexStore {
+    private static final long MAGIC = 0x4733_5A49_4458_3032L; // "G3ZIDX02"
+
+    private final Path path;
+    private final long size;
+    private final long mtime;
+
+    private IndexStore(Path path, long size, long mtime) {
+        this.path = path;
+        this.size = size;
+        this.mtime = mtime;
+    }
+
+    static IndexStore of(ContainerSource source) throws IOException {
+        String dir = source.options().getString("gzipIndexDir", null);
+        boolean beside = source.options().getBoolean("gzipIndex", false);
+        if (dir == null && !beside) {
+            return null;
+        }
+        String name = source.path().getFileName() + ".zidx";
+        Path at = dir != null ? source.path().getFileSystem().getPath(dir).resolve(name) : source.sibling(name);
+        return new IndexStore(at, source.channel().size(), Files.getLastModifiedTime(source.path()).toMillis());
+    }
+
+    String location() {
+        return path.toString();
+    }
+
+    boolean load(GzipIndex gz, G3Index index) {
+        if (!Files.isRegularFile(path)) {
+            return false;
+        }
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path)))) {
+            long limit = Files.size(path);
+            if (in.readLong() != MAGIC || in.readLong() != size || in.readLong() != mtime || in.readLong() != gz.span()) {
+                return false;
+            }
+            long streamSize = in.readLong();
+            String damage = in.readBoolean() ? in.readUTF() : null;
+            int members = count(in, limit);
+            for (int m = 0; m < members; m++) {
+                long offset = in.readLong();
+                in.readInt();
+                gz.addMember(offset);
+            }
+            int points = count(in, limit);
+            for (int p = 0; p < points; p++) {
+                long out = in.readLong();
+                long bit = in.readLong();
+                int member = in.readInt();
+                byte[] window = new byte[count(in, Math.min(limit, JavaInflater.WINDOW))];
+                in.readFully(window);
+                gz.addPoint(member, bit, out, window);
+            }
+            gz.restore(streamSize, damage);
+            List<byte[]> keys = new ArrayList<>();
+            int keyCount = count(in, limit);
+            for (int k = 0; k < keyCount; k++) {
+                byte[] key = new byte[count(in, limit)];
+                in.readFully(key);
+                keys.add(key);
+            }
+            int frames = count(in, limit);
+            List<byte[]> frameKeys = new ArrayList<>();
+            long[] blobs = new long[32];
+            for (int f = 0; f < frames; f++) {
+                long offset = in.readLong();
+                long length = in.readLong();
+                int type = in.readInt();
+                int crc = in.readInt();
+                boolean big = in.readBoolean();
+                int n = count(in, limit);
+                frameKeys.clear();
+                if (blobs.length < 2 * n) {
+                    blobs = new long[2 * n];
+                }
+                for (int e = 0; e < n; e++) {
+                    int id = in.readInt();
+                    if (id < 0 || id >= keys.size()) {
+                        throw new IOException("bad key id " + id);
+                    }
+                    frameKeys.add(keys.get(id));
+                    blobs[2 * e] = in.readLong();
+                    blobs[2 * e + 1] = in.readLong();
+                }
+                int state = in.readByte();
+                int computed = in.readInt();
+                index.addFrame(offset, length, type, crc, big, frameKeys, blobs);
+                if (state != 0) {
+                    index.setCrc(f, computed);
+                }
+            }
+            long tailLength = in.readLong();
+            boolean truncated = in.readBoolean();
+            String indexDamage = in.readBoolean() ? in.readUTF() : null;
+            index.restoreTail(tailLength, truncated, indexDamage);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            index.clear();
+            gz.clear();
+            return false;
+        }
+    }
+
+    private static int count(DataInputStream in, long limit) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > limit) {
+            throw new IOException("bad count " + n);
+        }
+        return n;
+    }
+
+    boolean save(GzipIndex gz, G3Index index) {
+        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+        try {
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
+                out.writeLong(MAGIC);
+                out.writeLong(size);
+                out.writeLong(mtime);
+                out.writeLong(gz.span());
+                out.writeLong(gz.streamSize());
+                writeNullable(out, gz.gzipDamage());
+                out.writeInt(gz.members());
+                for (int m = 0; m < gz.members(); m++) {
+                    out.writeLong(gz.memberOffset(m));
+                    out.writeInt(gz.memberPoint(m));
+                }
+                out.writeInt(gz.points());
+                for (int p = 0; p < gz.points(); p++) {
+                    out.writeLong(gz.pointOut(p));
+                    out.writeLong(gz.pointBit(p));
+                    out.writeInt(gz.pointMember(p));
+                    out.writeInt(gz.pointWindow(p).length);
+                    out.write(gz.pointWindow(p));
+                }
+                out.writeInt(index.keyCount());
+                for (int k = 0; k < index.keyCount(); k++) {
+                    byte[] key = index.keyById(k);
+                    out.writeInt(key.length);
+                    out.write(key);
+                }
+                out.writeInt(index.frames());
+                for (int f = 0; f < index.frames(); f++) {
+                    out.writeLong(index.frameOffset(f));
+                    out.writeLong(index.frameLength(f));
+                    out.writeInt(index.frameType(f));
+                    out.writeInt(index.crcStored(f));
+                    out.writeBoolean(index.bigEndian(f));
+                    out.writeInt(index.endEntry(f) - index.firstEntry(f));
+                    for (int e = index.firstEntry(f); e < index.endEntry(f); e++) {
+                        out.writeInt(index.keyId(e));
+                        out.writeLong(index.blobOffset(e));
+                        out.writeLong(index.blobLength(e));
+                    }
+                    out.writeByte(index.crcState(f));
+                    out.writeInt(index.crcComputed(f));
+                }
+                out.writeLong(index.tailLength());
+                out.writeBoolean(index.tailTruncated());
+                writeNullable(out, index.damage());
+            }
+            Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the index is an optional cache
+            }
+            return false;
+        }
+    }
+
+    private static void writeNullable(DataOutputStream out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            out.writeUTF(s.length() > 20000 ? s.substring(0, 20000) : s);
+        }
+    }
+}

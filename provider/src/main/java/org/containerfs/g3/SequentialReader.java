@@ -1,0 +1,27 @@
+package org.containerfs.g3;
+
+import java.io.IOException;
+
+/** The decompressed G3 stream read front to back once, to build the index. */
+interface SequentialReader {
+
+    /** Offset in the logical (decompressed) stream of the next byte. */
+    long position();
+
+    /** Reads up to {@code len} bytes; fewer only at the end of the stream. */
+    int read(byte[] b, int off, int len) throws IOException;
+
+    /** Skips up to {@code n} bytes; fewer only at the end of the stream. Plain files seek, gzip inflates. */
+    long skip(long n) throws IOException;
+
+    /** Bytes left if known without reading (plain files), else -1. */
+    long remaining() throws IOException;
+
+    /**
+     * Whether skipping costs as much as reading (a gzip stream is inflated either way): then the scan
+     * reads blobs and checks every frame's CRC at once, so no later read needs a second pass over a frame.
+     */
+    default boolean skipReadsData() {
+        return false;
+    }
+}

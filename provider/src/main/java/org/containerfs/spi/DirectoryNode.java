@@ -1,0 +1,42 @@
+package org.containerfs.spi;
+
+import java.util.AbstractList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/** Base of a format's directory nodes: no content, size 0; children made on demand by index. */
+public abstract class DirectoryNode implements Node {
+
+    @Override
+    public final boolean isDirectory() {
+        return true;
+    }
+
+    @Override
+    public long size() {
+        return 0;
+    }
+
+    @Override
+    public Content content() {
+        throw new IllegalStateException(name() + " is a directory: it has no content");
+    }
+
+    /** A list of {@code count} children made by {@code child} when asked for (flyweights over an index). */
+    public static List<Node> indexed(int count, IntFunction<? extends Node> child) {
+        return new AbstractList<>() {
+            @Override
+            public Node get(int i) {
+                if (i < 0 || i >= count) {
+                    throw new IndexOutOfBoundsException(i);
+                }
+                return child.apply(i);
+            }
+
+            @Override
+            public int size() {
+                return count;
+            }
+        };
+    }
+}

@@ -353,7 +353,7 @@ public final class ContainerFileSystem extends FileSystem {
 
     /** Called after a write changed the container. Call under the write lock. */
     void afterWrite() throws IOException {
-        knownSize = channel.size();
+        // No stat of the container here: knownSize only matters to a read-only file system's refresh.
         lastModified = FileTime.fromMillis(System.currentTimeMillis());
     }
 

@@ -369,7 +369,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
                     @Override
                     public boolean hasNext() {
                         while (next == null && !closed && it.hasNext()) {
-                            Path candidate = path.resolve(it.next());
+                            Path candidate = path.child(it.next());
                             try {
                                 if (filter == null || filter.accept(candidate)) {
                                     next = candidate;

@@ -31,6 +31,9 @@ public final class ContainerPath implements Path {
     }
 
     static ContainerPath parse(ContainerFileSystem fs, String first, String... more) {
+        if (more.length == 0) {
+            return split(fs, first);
+        }
         StringBuilder sb = new StringBuilder(first);
         for (String m : more) {
             if (!m.isEmpty()) {
@@ -40,18 +43,34 @@ public final class ContainerPath implements Path {
                 sb.append(m);
             }
         }
-        String s = sb.toString();
+        return split(fs, sb.toString());
+    }
+
+    private static ContainerPath split(ContainerFileSystem fs, String s) {
         if (s.indexOf('\0') >= 0) {
             throw new InvalidPathException(s, "NUL character not allowed");
         }
         boolean abs = s.startsWith("/");
-        List<String> parts = new ArrayList<>();
-        for (String p : s.split("/")) {
-            if (!p.isEmpty()) {
-                parts.add(p);
+        // The non-empty segments between slashes, counted first so the array is made once.
+        int count = 0;
+        for (int i = 0, n = s.length(); i < n; i++) {
+            if (s.charAt(i) != '/' && (i == 0 || s.charAt(i - 1) == '/')) {
+                count++;
             }
         }
-        return new ContainerPath(fs, abs, parts.toArray(new String[0]));
+        String[] parts = new String[count];
+        int k = 0;
+        int begin = -1;
+        for (int i = 0, n = s.length(); i <= n; i++) {
+            boolean slash = i == n || s.charAt(i) == '/';
+            if (slash && begin >= 0) {
+                parts[k++] = s.substring(begin, i);
+                begin = -1;
+            } else if (!slash && begin < 0) {
+                begin = i;
+            }
+        }
+        return new ContainerPath(fs, abs, parts);
     }
 
     String[] names() {
@@ -170,6 +189,9 @@ public final class ContainerPath implements Path {
 
     @Override
     public ContainerPath normalize() {
+        if (isNormal()) {
+            return this; // the common case (every path a directory listing makes): no copy
+        }
         List<String> out = new ArrayList<>(names.length);
         for (String n : names) {
             if (n.equals(".")) {
@@ -187,6 +209,22 @@ public final class ContainerPath implements Path {
             out.add(n);
         }
         return new ContainerPath(fs, absolute, out.toArray(new String[0]));
+    }
+
+    private boolean isNormal() {
+        for (String n : names) {
+            if (n.equals(".") || n.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** This path with one more name, a component from the tree (no '/'): no parsing, for listings. */
+    ContainerPath child(String name) {
+        String[] joined = Arrays.copyOf(names, names.length + 1);
+        joined[names.length] = name;
+        return new ContainerPath(fs, absolute, joined);
     }
 
     @Override

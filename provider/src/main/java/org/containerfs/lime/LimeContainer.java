@@ -1,6 +1,8 @@
 package org.containerfs.lime;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +86,48 @@ final class LimeContainer implements Container {
     }
 
     String recordName(int record, int positionInMessage) {
-        return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
+        String prefix = Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH);
+        int typeId = index.typeId(record);
+        EncodedType[] cache = encodedTypes;
+        if (typeId >= cache.length) {
+            cache = Arrays.copyOf(cache, index.typeCount());
+            encodedTypes = cache;
+        }
+        EncodedType type = cache[typeId];
+        if (type == null) {
+            type = new EncodedType(index.type(record));
+            cache[typeId] = type;
+        }
+        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
+        if (type.suffix == null || prefix.length() + type.suffixBytes > Names.MAX_COMPONENT_BYTES) {
+            return Names.prefixed(prefix, index.type(record));
+        }
+        return prefix.concat(type.suffix);
+    }
+
+    /**
+     * A distinct record type encoded once: names are made on every lookup and listing, and a
+     * container has a handful of types for up to millions of records. Racing threads may both fill a
+     * slot with equal values, which is harmless.
+     */
+    private volatile EncodedType[] encodedTypes = new EncodedType[0];
+
+    private static final class EncodedType {
+        /** ".<encoded type>", "" for an empty type, or null if the encoded type alone is too long. */
+        final String suffix;
+        final int suffixBytes;
+
+        EncodedType(byte[] raw) {
+            if (raw.length == 0) {
+                suffix = "";
+                suffixBytes = 0;
+                return;
+            }
+            String encoded = "." + Names.encodeBytes(raw);
+            int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
+            suffix = bytes <= Names.MAX_COMPONENT_BYTES ? encoded : null;
+            suffixBytes = bytes;
+        }
     }
 
     private final class Root extends DirectoryNode {

@@ -19,6 +19,7 @@ final class LimeIndex {
     private static final int SMALL_STRIDE = 16 * 1024;
     private static final int WIDE_WINDOW = 256 * 1024;
     private static final int NARROW_WINDOW = 4096;
+    private static final int MATCHED_TYPES = 16;
 
     private final String file;
     private long[] headerOffsets = new long[16];
@@ -65,6 +66,16 @@ final class LimeIndex {
 
     byte[] type(int r) {
         return types.get(typeIds[r]);
+    }
+
+    /** The number of the distinct type of record {@code r}: equal types have equal numbers. */
+    int typeId(int r) {
+        return typeIds[r];
+    }
+
+    /** How many distinct types the records have. */
+    int typeCount() {
+        return types.size();
     }
 
     int messageFirst(int m) {
@@ -166,7 +177,11 @@ final class LimeIndex {
                 throw new ContainerFormatException(file, pos + 8, "a data length below 2^63, found "
                         + Long.toUnsignedString(length));
             }
-            addRecord(pos, length, window.get(at + LimeHeader.FLAGS_OFFSET), LimeHeader.type(window, at));
+            int typeId = knownType(window, at);
+            if (typeId < 0) {
+                typeId = typeId(LimeHeader.type(window, at));
+            }
+            addRecord(pos, length, window.get(at + LimeHeader.FLAGS_OFFSET), typeId);
             long dataEnd = pos + LimeHeader.SIZE + length;
             if (dataEnd < 0 || dataEnd > size) {
                 damage = "record " + records + " at byte " + pos + " declares " + length + " bytes but the file ends at byte "
@@ -197,7 +212,47 @@ final class LimeIndex {
         return true;
     }
 
+    /**
+     * The id of the type in the header at {@code at} if it is one already seen (compared in the
+     * window, so the common case allocates nothing), else -1. A file has few distinct types; past
+     * {@link #MATCHED_TYPES} of them only the previous record's type is tried.
+     */
+    private int knownType(ByteBuffer window, int at) {
+        int start = at + 16;
+        int n = 0;
+        while (n < LimeHeader.TYPE_FIELD && window.get(start + n) != 0) {
+            n++;
+        }
+        if (records > 0 && sameType(window, start, n, typeIds[records - 1])) {
+            return typeIds[records - 1];
+        }
+        int candidates = types.size() <= MATCHED_TYPES ? types.size() : 0;
+        for (int id = 0; id < candidates; id++) {
+            if (sameType(window, start, n, id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    private boolean sameType(ByteBuffer window, int start, int n, int id) {
+        byte[] t = types.get(id);
+        if (t.length != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (window.get(start + i) != t[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     void addRecord(long headerOffset, long length, byte flagByte, byte[] type) {
+        addRecord(headerOffset, length, flagByte, typeId(type));
+    }
+
+    private void addRecord(long headerOffset, long length, byte flagByte, int typeId) {
         if (records == headerOffsets.length) {
             int cap = Math.max(16, records * 2);
             headerOffsets = Arrays.copyOf(headerOffsets, cap);
@@ -215,7 +270,7 @@ final class LimeIndex {
         headerOffsets[records] = headerOffset;
         lengths[records] = length;
         flags[records] = flagByte;
-        typeIds[records] = typeId(type);
+        typeIds[records] = typeId;
         records++;
     }
 

@@ -36,6 +36,8 @@ final class LimeWriter implements ContainerWriter {
     private final String file;
     private final boolean sync;
     private RecordSink active;
+    /** True once this writer committed a record: the file then reaches at least the index's next header. */
+    private boolean endIsOurs;
 
     LimeWriter(LimeContainer container) {
         this.container = container;
@@ -123,8 +125,11 @@ final class LimeWriter implements ContainerWriter {
 
     /** Where the new record goes: the end of the last complete record, after removing a torn append. */
     private long prepareTail() throws IOException {
-        long size = channel.size();
         long next = index.nextHeader();
+        if (endIsOurs && index.damage() == null) {
+            return next; // our last commit wrote the file up to next (we hold the writer's lock): no stat
+        }
+        long size = channel.size();
         if (index.damage() != null) {
             if (!index.tailIsUncommitted()) {
                 throw new ContainerFormatException(file, Math.min(next, size),
@@ -193,6 +198,7 @@ final class LimeWriter implements ContainerWriter {
                 channel.force(false);
             }
             index.committed(start, written, flags, type);
+            endIsOurs = true;
             if (newMessage) {
                 container.setPendingMessage(false);
             }

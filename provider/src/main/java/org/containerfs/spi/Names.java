@@ -178,13 +178,25 @@ public final class Names {
 
     /** {@code prefix + number} zero-padded to {@code width} digits, growing past it (msg05, msg100). */
     public static String indexed(String prefix, long number, int width) {
-        String digits = Long.toString(number);
-        StringBuilder sb = new StringBuilder(prefix.length() + Math.max(width, digits.length()));
-        sb.append(prefix);
-        for (int i = digits.length(); i < width; i++) {
-            sb.append('0');
+        if (number < 0) {
+            String digits = Long.toString(number);
+            return prefix + "0".repeat(Math.max(0, width - digits.length())) + digits;
         }
-        return sb.append(digits).toString();
+        // Filled in place: this makes every name of every listing (a million records, a million names).
+        int digits = 1;
+        for (long v = number; v >= 10; v /= 10) {
+            digits++;
+        }
+        int p = prefix.length();
+        char[] out = new char[p + Math.max(width, digits)];
+        prefix.getChars(0, p, out, 0);
+        int end = out.length;
+        long v = number;
+        for (int i = end - 1; i >= p; i--) {
+            out[i] = (char) ('0' + v % 10);
+            v /= 10;
+        }
+        return new String(out);
     }
 
     /**
@@ -196,7 +208,7 @@ public final class Names {
             return -1;
         }
         int n = name.length() - prefix.length();
-        if (n < width || n > 18) {
+        if (n < Math.max(width, 1) || n > 18) {
             return -1;
         }
         long v = 0;
@@ -207,6 +219,9 @@ public final class Names {
             }
             v = v * 10 + (c - '0');
         }
-        return indexed(prefix, v, width).equals(name) ? v : -1;
+        // Canonical means what indexed() would print: zero-padded to exactly the width, or wider
+        // without a leading zero. Checked in place: this runs for every path lookup.
+        boolean canonical = n == width || n == 1 || name.charAt(prefix.length()) != '0';
+        return canonical ? v : -1;
     }
 }

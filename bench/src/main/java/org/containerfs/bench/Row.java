@@ -1,0 +1,31 @@
+package org.containerfs.bench;
+
+/**
+ * One line of the results table. {@code ratio} is always "containerfs relative to its baseline" in
+ * the direction where higher is better for containerfs (throughput / throughput, or baseline time /
+ * containerfs time); blank where the scenario has no baseline.
+ */
+public record Row(String scenario, String containerfs, String baseline, String ratio, String target, Verdict verdict) {
+
+    public enum Verdict {
+        PASS, FAIL,
+        /** A figure the issue asks to report, with no pass/fail target. */
+        INFO,
+        /** The format or a tool the scenario needs is not available on this build or machine. */
+        SKIPPED
+    }
+
+    public static Row skipped(String scenario, String why) {
+        return new Row(scenario, why, "", "", "", Verdict.SKIPPED);
+    }
+
+    /** Verdict for "higher is better": PASS when {@code value >= threshold}. */
+    public static Verdict atLeast(double value, double threshold) {
+        return value >= threshold ? Verdict.PASS : Verdict.FAIL;
+    }
+
+    /** Verdict for "lower is better": PASS when {@code value <= threshold}. */
+    public static Verdict atMost(double value, double threshold) {
+        return value <= threshold ? Verdict.PASS : Verdict.FAIL;
+    }
+}

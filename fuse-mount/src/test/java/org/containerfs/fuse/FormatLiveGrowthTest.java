@@ -69,10 +69,9 @@ class FormatLiveGrowthTest {
             Files.createDirectory(w.getPath("/12"));
             Files.write(w.getPath("/12/live"), "frame twelve".getBytes());
             assertThat(Files.size(container)).as("chunk data is in the file before the commit").isGreaterThan(size);
-            // No ls between the data and the commit here: a listing that sees the grown size before the
-            // commit (which changes no size) misses the frame until the file grows again, because the
-            // GSD container does not report its uncommitted tail (Container.hasIncompleteTail); see the
-            // branch report. The uncommitted frame is checked invisible through the provider instead.
+            // A listing between the data and the commit sees the grown size but no new frame; the commit
+            // itself changes no size, so the GSD container reports its uncommitted tail to be looked at again.
+            assertThat(sh("ls", mp.toString()).ok().lines()).hasSize(12);
             try (FileSystem reader = new GsdFileSystemProvider().newFileSystem(container, Map.of())) {
                 assertThat(Files.exists(reader.getPath("/12"))).isFalse();
             }

@@ -89,6 +89,26 @@ final class GsdContainer implements Container {
         return changed;
     }
 
+    /** Where the last committed structure (data, index, name list) ends. */
+    long committedEnd() {
+        GsdHeader h = index.header();
+        return Math.max(index.dataEnd(), Math.max(h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE,
+                h.namelistLocation + h.namelistAllocated * GsdHeader.NAME_SLOT));
+    }
+
+    /**
+     * Bytes past the committed end are a frame in progress: its commit writes index entries into
+     * existing slots, which need not grow the file, so the core must look again at equal size.
+     */
+    @Override
+    public boolean hasIncompleteTail() {
+        try {
+            return source.channel().size() > committedEnd();
+        } catch (IOException e) {
+            return true; // let the refresh report it
+        }
+    }
+
     @Override
     public ContainerWriter openWriter() throws IOException {
         return new GsdWriter(this);
@@ -311,9 +331,7 @@ final class GsdContainer implements Container {
             a.put("namelistLocation", h.namelistLocation);
             a.put("namelistAllocatedEntries", h.namelistAllocated);
             a.put("size", size);
-            long end = Math.max(index.dataEnd(), Math.max(h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE,
-                    h.namelistLocation + h.namelistAllocated * GsdHeader.NAME_SLOT));
-            a.put("orphanBytes", Math.max(0, size - end)); // e.g. a killed writer's uncommitted data
+            a.put("orphanBytes", Math.max(0, size - committedEnd())); // e.g. a killed writer's uncommitted data
             a.put("hoomdFallback", hoomd);
             return a;
         }

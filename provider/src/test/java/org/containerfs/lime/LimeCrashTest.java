@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * prints it after close returns) must be intact afterwards, and the next append must work.
  */
 class LimeCrashTest {
-    /** 24 in the normal suite; scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
-    static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 24);
+    /** 50 in the normal suite; scripts/crash-soak sets -Dcontainerfs.crash.trials=1000. */
+    static final int TRIALS = Integer.getInteger("containerfs.crash.trials", 50);
 
     @TempDir
     Path tmp;

@@ -165,7 +165,13 @@ class ContentTest {
             channel.truncate(101);
             channel.force(false);
             assertThat(Files.readAllBytes(file)).hasSize(101).endsWith(1);
-            assertThat(channel.tryLock()).isNotNull();
+            // The writer's lock is exclusive and held until released.
+            java.nio.channels.FileLock lock = channel.tryLock();
+            assertThat(lock).isNotNull();
+            assertThat(lock.isShared()).isFalse();
+            assertThat(lock.isValid()).isTrue();
+            lock.release();
+            assertThat(lock.isValid()).isFalse();
         }
     }
 

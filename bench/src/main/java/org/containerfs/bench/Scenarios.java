@@ -11,5 +11,6 @@ final class Scenarios {
             new GsdScenarios(),
             new ScdaScenarios(),
             new SionScenarios(),
-            new G3Scenarios());
+            new G3Scenarios(),
+            new FuseScenarios());
 }

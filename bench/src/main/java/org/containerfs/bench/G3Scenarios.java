@@ -268,7 +268,7 @@ final class G3Scenarios implements FormatScenarios {
     }
 
     private static String mib(long bytes) {
-        return bytes >= 1L << 30 ? String.format("%.2f GiB", bytes / (double) (1L << 30))
+        return bytes >= 1000L << 20 ? String.format("%.2f GiB", bytes / (double) (1L << 30))
                 : String.format("%.1f MiB", bytes / (double) (1L << 20));
     }
 }

@@ -142,16 +142,33 @@ public final class Context {
         void run() throws Exception;
     }
 
+    /** A measured action that reports its own time in seconds (e.g. the copy time a tool prints). */
+    @FunctionalInterface
+    public interface SelfTimed {
+        double seconds() throws Exception;
+    }
+
     /**
      * Interleaves actions in this process: {@link #warmups()} warm-ups of each, then rounds in which
      * every action is timed {@link #measurements()} times, order rotating. For figures that JMH cannot
      * give (retained heap) or whose baseline runs in another program. Returns seconds per action.
      */
     public Map<String, double[]> inProcess(Map<String, Action> actions) throws Exception {
+        Map<String, SelfTimed> timed = new LinkedHashMap<>();
+        actions.forEach((name, action) -> timed.put(name, () -> {
+            long t0 = System.nanoTime();
+            action.run();
+            return (System.nanoTime() - t0) / 1e9;
+        }));
+        return interleaved(timed);
+    }
+
+    /** {@link #inProcess}'s schedule for actions that time themselves. Returns seconds per action. */
+    public Map<String, double[]> interleaved(Map<String, SelfTimed> actions) throws Exception {
         List<String> names = new ArrayList<>(actions.keySet());
         for (int w = 0; w < warmups(); w++) {
             for (String n : names) {
-                actions.get(n).run();
+                actions.get(n).seconds();
             }
         }
         Map<String, List<Double>> times = new LinkedHashMap<>();
@@ -160,9 +177,7 @@ public final class Context {
             for (int i = 0; i < measurements(); i++) {
                 for (int k = 0; k < names.size(); k++) {
                     String n = names.get((k + round + i) % names.size());
-                    long t0 = System.nanoTime();
-                    actions.get(n).run();
-                    times.get(n).add((System.nanoTime() - t0) / 1e9);
+                    times.get(n).add(actions.get(n).seconds());
                 }
             }
         }

@@ -243,7 +243,7 @@ final class LimeScenarios implements FormatScenarios {
         throw new IllegalStateException("file system closed early");
     }
 
-    private static long usedHeapAfterGc() {
+    static long usedHeapAfterGc() {
         for (int i = 0; i < 3; i++) {
             System.gc();
         }

@@ -10,5 +10,7 @@ final class Scenarios {
             new LimeScenarios(),
             new GsdScenarios(),
             new ScdaScenarios(),
-            new SionScenarios());
+            new SionScenarios(),
+            new G3Scenarios(),
+            new FuseScenarios());
 }

@@ -75,7 +75,9 @@ final class Table {
                 .append("every measurement; containerfs and its baseline are measured in alternating rounds in the same run, ")
                 .append("and a ratio is the median over rounds of each round's ratio (so load drifting during the run cancels) ")
                 .append("(scenarios 1-2: a JMH fork per variant and round, single-shot invocations after warm-up; ")
-                .append("scenario 3: in one JVM after warm-up, retained heap from used heap after full GCs).\n");
+                .append("scenario 3: in one JVM after warm-up, retained heap from used heap after full GCs; ")
+                .append("scenario 7: in one JVM, each random read on a file system just reopened from its persisted index; ")
+                .append("scenario 8: dd's own copy time and ls -lR's wall time through real FUSE mounts).\n");
         if (chartFile != null) {
             sb.append("\n![time and retained heap per record vs record count](").append(chartFile).append(")\n");
         }

@@ -1,0 +1,278 @@
+package org.containerfs.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.containerfs.core.ContainerFileSystems;
+
+/**
+ * Scenario 7: G3. One key of a random frame of a .g3.gz read through the restart index vs inflating
+ * the stream from its start up to that key (what a sequential reader such as spt3g must do); the
+ * first open of the .g3.gz (the one pass that builds the index) and a reopen from the persisted
+ * index; the open of the same frames uncompressed. All report-only: the issue sets no targets.
+ */
+final class G3Scenarios implements FormatScenarios {
+    private static final Map<String, Object> PERSIST_INDEX = Map.of("gzipIndex", true);
+
+    @Override
+    public String name() {
+        return "g3";
+    }
+
+    @Override
+    public String unavailableBecause() {
+        return Formats.missing("g3");
+    }
+
+    @Override
+    public List<String> titles() {
+        return List.of("7 G3 .g3.gz random key read", "7 G3 .g3.gz first open", "7 G3 .g3.gz reopen",
+                "7 G3 open uncompressed");
+    }
+
+    @Override
+    public List<Row> run(Context context) throws Exception {
+        int frames = (int) context.size(100_000, 10_000);
+        Path plain = context.workDir().resolve("scans.g3");
+        Path gz = context.workDir().resolve("scans.g3.gz");
+        Context.log("scenario 7: writing a G3 file of %,d frames and a gzip -1 copy", frames);
+        long t0 = System.nanoTime();
+        G3Inputs.Layout layout = writeBoth(plain, gz, frames);
+        Context.log("  %s uncompressed, %s compressed, in %.1f s", mib(layout.bytes()), mib(Files.size(gz)),
+                (System.nanoTime() - t0) / 1e9);
+        Row open = openUncompressed(context, plain, frames, layout.bytes());
+        Files.delete(plain);
+        List<Row> rows = new ArrayList<>(compressed(context, gz, frames, layout));
+        rows.add(open);
+        return rows;
+    }
+
+    /** The plain file and its gzip -1 copy in one pass: gzip (far faster than java.util.zip here) reads a pipe. */
+    private static G3Inputs.Layout writeBoth(Path plain, Path gz, int frames) throws IOException, InterruptedException {
+        Process gzip;
+        try {
+            gzip = new ProcessBuilder("gzip", "-1", "-n", "-c").redirectOutput(gz.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException noGzip) {
+            try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz), 1 << 16) {
+                {
+                    def.setLevel(Deflater.BEST_SPEED);
+                }
+            }) {
+                return G3Inputs.write(plain, frames, out);
+            }
+        }
+        G3Inputs.Layout layout;
+        try (OutputStream pipe = gzip.getOutputStream()) {
+            layout = G3Inputs.write(plain, frames, pipe);
+        } finally {
+            if (!gzip.waitFor(10, TimeUnit.MINUTES)) {
+                gzip.destroyForcibly();
+            }
+        }
+        if (gzip.exitValue() != 0) {
+            throw new IOException("gzip -1 exited with " + gzip.exitValue());
+        }
+        return layout;
+    }
+
+    /**
+     * Random key reads of the .g3.gz: in each round, for frames picked at random (one in each equal
+     * stretch of the stream, so the baseline's distance averages half the stream), containerfs
+     * (open from the persisted index, then read the key, timed apart) and the baseline alternate.
+     */
+    private List<Row> compressed(Context context, Path gz, int frames, G3Inputs.Layout layout) throws Exception {
+        Path index = gz.resolveSibling(gz.getFileName() + ".zidx");
+        Files.deleteIfExists(index);
+        String size = String.format("%s .g3.gz (%s, %,d frames)", mib(layout.bytes()), mib(Files.size(gz)), frames);
+
+        // One pass each: the open's limit is inflating everything with native zlib. Also warms the page cache.
+        Context.log("scenario 7: inflating the whole stream (GZIPInputStream), then the first open");
+        double gunzip = seconds(() -> sequentialRead(gz, layout.bytes(), 0));
+        double firstOpen = seconds(() -> {
+            try (FileSystem fs = ContainerFileSystems.open(gz, PERSIST_INDEX)) {
+                expect(fs, frames, "saved");
+            }
+        });
+        Context.log("  GZIPInputStream %.2f s, first open %.2f s", gunzip, firstOpen);
+
+        int picks = (int) context.size(4, 6);
+        Random random = new Random(7);
+        int[] picked = new int[picks];
+        for (int i = 0; i < picks; i++) {
+            picked[i] = (int) ((long) frames * i / picks) + random.nextInt(frames / picks);
+        }
+        // The first open compiled the scan; the random-read path (restart, CRC check) compiles here.
+        for (int w = 0; w < context.warmups(); w++) {
+            containerfsRead(gz, random.nextInt(frames), layout, frames, new double[2]);
+        }
+        List<Double> reopen = new ArrayList<>();
+        List<Double> read = new ArrayList<>();
+        List<Double> sequential = new ArrayList<>();
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < context.rounds(); round++) {
+            for (int i = 0; i < picks; i++) {
+                int frame = picked[(i + round) % picks];
+                double[] ours = new double[2];
+                byte[][] got = new byte[2][];
+                double[] base = new double[1];
+                Context.Action containerfs = () -> got[0] = containerfsRead(gz, frame, layout, frames, ours);
+                Context.Action baseline = () -> base[0] = seconds(
+                        () -> got[1] = sequentialRead(gz, layout.readKeyOffsets()[frame], layout.readKeyLength()));
+                if ((round + i) % 2 == 0) {
+                    containerfs.run();
+                    baseline.run();
+                } else {
+                    baseline.run();
+                    containerfs.run();
+                }
+                if (!Arrays.equals(got[0], got[1])) {
+                    throw new IllegalStateException("frame " + frame + ": containerfs and GZIPInputStream read different bytes");
+                }
+                reopen.add(ours[0]);
+                read.add(ours[1]);
+                sequential.add(base[0]);
+                ratios.add(base[0] / ours[1]);
+            }
+            Context.log("  round %d/%d: reopen %s s, read %s ms, sequential %s s", round + 1, context.rounds(),
+                    format(reopen.subList(reopen.size() - picks, reopen.size()), 1, "%.3f"),
+                    format(read.subList(read.size() - picks, read.size()), 1e3, "%.1f"),
+                    format(sequential.subList(sequential.size() - picks, sequential.size()), 1, "%.2f"));
+        }
+        double heap = retainedHeap(gz, PERSIST_INDEX, frames, "loaded");
+        Files.delete(gz);
+        Files.deleteIfExists(index);
+        return List.of(
+                new Row(String.format("7 G3: read the %d-byte %s key of a random frame of a %s: restart index "
+                        + "(after opening from the persisted index) vs GZIPInputStream from the start up to the key",
+                        layout.readKeyLength(), G3Inputs.READ_KEY, size),
+                        LimeScenarios.seconds(median(read)), LimeScenarios.seconds(median(sequential)),
+                        String.format("%.0f", median(ratios)), "report", Row.Verdict.INFO),
+                new Row("7 G3: first open of that .g3.gz (one pass: frame index and a restart point every 4 MiB, "
+                        + "saved as .zidx) vs inflating the whole stream with GZIPInputStream",
+                        LimeScenarios.seconds(firstOpen), LimeScenarios.seconds(gunzip),
+                        String.format("%.2f", gunzip / firstOpen), "report", Row.Verdict.INFO),
+                new Row("7 G3: reopen of that .g3.gz from its persisted index (.zidx), and the heap it retains",
+                        String.format("%s, %s", LimeScenarios.seconds(median(reopen)), mib((long) heap)), "", "", "report",
+                        Row.Verdict.INFO));
+    }
+
+    /** Opens from the persisted index and reads one key; {@code times} gets the open's and the read's seconds. */
+    private static byte[] containerfsRead(Path gz, int frame, G3Inputs.Layout layout, int frames, double[] times)
+            throws IOException {
+        long t0 = System.nanoTime();
+        try (FileSystem fs = ContainerFileSystems.open(gz, PERSIST_INDEX)) {
+            long t1 = System.nanoTime();
+            byte[] key = Files.readAllBytes(fs.getPath(String.format("/%06d.Scan/%s", frame, G3Inputs.READ_KEY)));
+            long t2 = System.nanoTime();
+            times[0] = (t1 - t0) / 1e9;
+            times[1] = (t2 - t1) / 1e9;
+            if (key.length != layout.readKeyLength()) {
+                throw new IllegalStateException("frame " + frame + ": read " + key.length + " bytes, expected "
+                        + layout.readKeyLength());
+            }
+            return key;
+        }
+    }
+
+    /** What a reader without an index does: inflate from the start, discard up to {@code offset}, read the bytes. */
+    private static byte[] sequentialRead(Path gz, long offset, int length) throws IOException {
+        byte[] discard = new byte[1 << 16];
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(gz), 1 << 16)) {
+            long left = offset;
+            while (left > 0) {
+                int n = in.read(discard, 0, (int) Math.min(discard.length, left));
+                if (n < 0) {
+                    throw new IOException(gz + " ends before byte " + offset);
+                }
+                left -= n;
+            }
+            byte[] bytes = in.readNBytes(length);
+            if (bytes.length != length) {
+                throw new IOException(gz + " ends inside the " + length + " bytes at " + offset);
+            }
+            return bytes;
+        }
+    }
+
+    /** Scenario 7b: the open of an uncompressed file indexes every frame and key; time and retained heap. */
+    private Row openUncompressed(Context context, Path plain, int frames, long bytes) throws Exception {
+        Context.log("scenario 7: opening the uncompressed file");
+        Map<String, double[]> t = context.inProcess(Map.of("open", () -> {
+            try (FileSystem fs = ContainerFileSystems.open(plain)) {
+                expect(fs, frames, null);
+            }
+        }));
+        double open = Context.median(t.get("open"));
+        Context.log("  open %s s", Arrays.toString(t.get("open")));
+        double perFrame = retainedHeap(plain, Map.of(), frames, null) / frames;
+        return new Row(String.format("7 G3: open an uncompressed %s .g3 of %,d frames (index of every frame and key), "
+                + "and the heap it retains", mib(bytes), frames),
+                String.format("%s (%.2f µs/frame), %.0f bytes/frame", LimeScenarios.seconds(open), open * 1e6 / frames,
+                        perFrame), "", "", "report", Row.Verdict.INFO);
+    }
+
+    /**
+     * The heap in use (after full GCs) with the file system open, minus before: the median of three
+     * opens, since a JDK cache released by the GC between the two readings (soft references) can
+     * turn a single reading negative at the quick run's size.
+     */
+    private static double retainedHeap(Path file, Map<String, ?> env, int frames, String indexWas) throws IOException {
+        double[] heap = new double[3];
+        for (int i = 0; i < heap.length; i++) {
+            long before = LimeScenarios.usedHeapAfterGc();
+            try (FileSystem fs = ContainerFileSystems.open(file, env)) {
+                heap[i] = LimeScenarios.usedHeapAfterGc() - before;
+                expect(fs, frames, indexWas);
+            }
+        }
+        return Context.median(heap);
+    }
+
+    /** Checks the open found every frame and, for a .g3.gz, whether it saved or loaded the index. */
+    private static void expect(FileSystem fs, int frames, String indexWas) throws IOException {
+        Map<String, Object> root = Files.readAttributes(fs.getPath("/"), "g3:*");
+        if (!Integer.valueOf(frames).equals(root.get("frames"))) {
+            throw new IllegalStateException("opened " + root.get("frames") + " frames, expected " + frames);
+        }
+        if (indexWas != null && !String.valueOf(root.get("restartIndex")).startsWith(indexWas)) {
+            throw new IllegalStateException("the restart index was not " + indexWas + ": " + root.get("restartIndex"));
+        }
+    }
+
+    @FunctionalInterface
+    private interface Timed {
+        void run() throws IOException;
+    }
+
+    private static double seconds(Timed action) throws IOException {
+        long t0 = System.nanoTime();
+        action.run();
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static double median(List<Double> values) {
+        return Context.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    private static String format(List<Double> values, double scale, String pattern) {
+        return values.stream().map(v -> String.format(pattern, v * scale)).toList().toString();
+    }
+
+    private static String mib(long bytes) {
+        return bytes >= 1000L << 20 ? String.format("%.2f GiB", bytes / (double) (1L << 30))
+                : String.format("%.1f MiB", bytes / (double) (1L << 20));
+    }
+}

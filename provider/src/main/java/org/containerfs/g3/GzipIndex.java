@@ -19,8 +19,11 @@ import org.containerfs.spi.TruncatedDataException;
  * file once ({@link JavaInflater}), building the frame index and, every {@code gzipSpan} bytes of
  * output (env, default 4 MiB), a restart point: the bit offset of a deflate block boundary plus the
  * 32 KiB of output before it. A read starts a raw {@link Inflater} at the nearest point before its
- * offset, primed with that window by {@link Inflater#setDictionary}; the compressed bits are fed
- * shifted so that the block boundary falls on a byte boundary (Java has no inflatePrime). So a read
+ * offset, primed with that window by {@link Inflater#setDictionary}. A point's block rarely starts
+ * on a byte boundary and Java has no inflatePrime, so the inflater is first fed an empty deflate
+ * block whose length in bits ends exactly where the point's block starts ({@link EmptyBlockPrefix}):
+ * the original bytes then follow unshifted, so stored blocks, whose lengths sit on the original
+ * byte boundaries, still line up. So a read
  * inflates at most one span plus the bytes asked for, never the file from its start. A few cursors
  * are kept, so sequential reads continue where the last one stopped.
  */
@@ -298,12 +301,12 @@ final class GzipIndex implements G3Data {
     /** One raw inflater positioned somewhere in the decompressed stream. */
     private final class Cursor {
         private final Inflater inflater = new Inflater(true);
-        private final ByteBuffer raw = ByteBuffer.allocate(64 * 1024 + 1);
-        private final byte[] shifted = new byte[64 * 1024];
+        private final ByteBuffer raw = ByteBuffer.allocate(64 * 1024);
+        private final byte[] input = new byte[64 * 1024 + EmptyBlockPrefix.MAX_BYTES];
         private final byte[] scratch = new byte[64 * 1024];
         private int member;
-        private long nextByte; // next compressed byte to feed (before shifting)
-        private int shift;
+        private long nextByte; // next compressed byte to feed
+        private int shift; // bits of the byte at nextByte that belong to the block before the point; 0 once fed
         private long out;
         private boolean ended;
 
@@ -386,30 +389,32 @@ final class GzipIndex implements G3Data {
             }
         }
 
-        /** Feeds the next compressed chunk, shifted right by {@code shift} bits. */
+        /**
+         * Feeds the next compressed chunk. The first chunk after a point that is not on a byte
+         * boundary starts with the empty-block prefix, whose last bits replace the {@code shift} bits
+         * of the first byte that belong to the block before the point.
+         */
         private boolean feed() throws IOException {
-            raw.clear();
+            raw.clear().limit(input.length - EmptyBlockPrefix.MAX_BYTES);
             int n = channel.readUpTo(raw, nextByte);
             if (n == 0) {
                 return false;
             }
             byte[] r = raw.array();
-            if (shift == 0) {
-                int k = Math.min(n, shifted.length);
-                System.arraycopy(r, 0, shifted, 0, k);
-                inflater.setInput(shifted, 0, k);
-                nextByte += k;
-                return true;
+            if (shift != 0) {
+                byte[] prefix = EmptyBlockPrefix.endingAtBit(shift);
+                System.arraycopy(prefix, 0, input, 0, prefix.length);
+                int at = prefix.length - 1;
+                int mask = (1 << shift) - 1;
+                input[at] = (byte) ((prefix[at] & mask) | (r[0] & ~mask));
+                System.arraycopy(r, 1, input, at + 1, n - 1);
+                at += n;
+                shift = 0;
+                inflater.setInput(input, 0, at);
+            } else {
+                inflater.setInput(r, 0, n); // the inflater is done with it before the next feed
             }
-            // byte j of the shifted stream = bits [8j+shift, 8j+shift+8) of the original
-            int k = n == raw.capacity() ? n - 1 : n;
-            for (int j = 0; j < k; j++) {
-                int lo = (r[j] & 0xFF) >>> shift;
-                int hi = j + 1 < n ? (r[j + 1] & 0xFF) << (8 - shift) : 0;
-                shifted[j] = (byte) (lo | hi);
-            }
-            inflater.setInput(shifted, 0, k);
-            nextByte += k;
+            nextByte += n;
             return true;
         }
 

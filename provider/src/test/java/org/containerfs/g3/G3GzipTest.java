@@ -36,7 +36,11 @@ class G3GzipTest {
     @TempDir
     Path tmp;
 
-    /** About 1 MB of frames: random doubles (incompressible: stored blocks), small ints and text (compressible). */
+    /**
+     * About 1.4 MB of frames: random doubles in [0,1) and small ints and text (compressible: Huffman
+     * blocks that end anywhere in a byte), and random bit patterns (incompressible: zlib writes stored
+     * blocks, whose lengths are byte-aligned, after restart points that are not).
+     */
     @BeforeAll
     static void generate() {
         Random random = new Random(3);
@@ -50,9 +54,13 @@ class G3GzipTest {
             for (int i = 0; i < flags.length; i++) {
                 flags[i] = i % 7;
             }
-            List<byte[]> keys = List.of("Az".getBytes(), "Flags".getBytes(), "Comment".getBytes());
+            double[] noise = new double[f % 5 == 0 ? 6000 + random.nextInt(4000) : random.nextInt(1000)];
+            for (int i = 0; i < noise.length; i++) {
+                noise[i] = Double.longBitsToDouble(random.nextLong());
+            }
+            List<byte[]> keys = List.of("Az".getBytes(), "Flags".getBytes(), "Noise".getBytes(), "Comment".getBytes());
             List<byte[]> blobs = List.of(G3Blobs.encode(new G3Value.VectorDouble(az)),
-                    G3Blobs.encode(new G3Value.VectorInt(flags)),
+                    G3Blobs.encode(new G3Value.VectorInt(flags)), G3Blobs.encode(new G3Value.VectorDouble(noise)),
                     G3Blobs.encode(new G3Value.StringValue("frame " + f + " ".repeat(random.nextInt(3000)))));
             out.writeBytes(G3TestSupport.frame(ByteOrder.LITTLE_ENDIAN, f % 2 == 0 ? 'S' : 'C', keys, blobs));
         }
@@ -160,6 +168,28 @@ class G3GzipTest {
             assertSameTree(gz, Map.of("gzipSpan", SPAN));
             try (FileSystem z = G3TestSupport.open(gz, Map.of("gzipSpan", SPAN))) {
                 assertThat((Integer) Files.getAttribute(z.getPath("/"), "g3:restartPoints")).isGreaterThan(4);
+            }
+        }
+    }
+
+    /**
+     * Backwards, every read starts afresh from the restart point before its key, so every point's
+     * bit shift meets whatever blocks follow it, stored ones included.
+     */
+    @Test
+    void everyKeyReadBackwardsFromItsRestartPointMatchesThePlainFile() throws Exception {
+        Path plain = tmp.resolve("plain.g3");
+        Files.write(plain, stream);
+        for (int level : new int[] {1, 6, 9}) {
+            Path gz = tmp.resolve("backwards" + level + ".g3.gz");
+            Files.write(gz, gzip(stream, level, Deflater.DEFAULT_STRATEGY));
+            try (FileSystem p = G3TestSupport.open(plain); FileSystem z = G3TestSupport.open(gz, Map.of("gzipSpan", 32 * 1024))) {
+                List<Path> plainKeys = keyFiles(p);
+                List<Path> gzKeys = keyFiles(z);
+                for (int i = gzKeys.size() - 1; i >= 0; i--) {
+                    assertThat(Files.readAllBytes(gzKeys.get(i))).as("level %d, %s", level, gzKeys.get(i))
+                            .isEqualTo(Files.readAllBytes(plainKeys.get(i)));
+                }
             }
         }
     }

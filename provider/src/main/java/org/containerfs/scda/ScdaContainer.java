@@ -63,6 +63,15 @@ final class ScdaContainer implements Container {
         return index.logicals() != before || index.next() != next;
     }
 
+    /**
+     * A torn tail may be a section in progress: its commit turns the type byte from '?' into the type
+     * in place, without growing the file, so the core must look again at equal size.
+     */
+    @Override
+    public boolean hasIncompleteTail() {
+        return index.tornTail();
+    }
+
     @Override
     public ContainerWriter openWriter() throws IOException {
         if (writer == null) {

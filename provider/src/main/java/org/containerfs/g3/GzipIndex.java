@@ -99,12 +99,18 @@ final class GzipIndex implements G3Data {
         trim();
     }
 
+    /** A member met by the scan: its first restart point is the next one added. */
     void addMember(long compressedOffset) {
+        addMember(compressedOffset, points);
+    }
+
+    /** A member of a persisted index, which lists its points after all members. */
+    void addMember(long compressedOffset, int firstPoint) {
         if (members == memberPoint.length) {
             memberPoint = Arrays.copyOf(memberPoint, members * 2);
             memberOffset = Arrays.copyOf(memberOffset, members * 2);
         }
-        memberPoint[members] = points;
+        memberPoint[members] = firstPoint;
         memberOffset[members] = compressedOffset;
         members++;
     }

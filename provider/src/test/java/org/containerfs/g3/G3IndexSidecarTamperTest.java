@@ -2,6 +2,7 @@ package org.containerfs.g3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +52,41 @@ class G3IndexSidecarTamperTest {
             }
         }
         assertThat(served).isPositive();
+    }
+
+    /** simple-types.g3 compressed as three gzip members cut inside frames, so that reads cross members. */
+    private Path threeMembers() throws IOException {
+        byte[] plain = G3TestSupport.corpusBytes("simple-types.g3");
+        ByteArrayOutputStream members = new ByteArrayOutputStream();
+        int[] cuts = {0, 1000, 2200, plain.length};
+        for (int m = 0; m + 1 < cuts.length; m++) {
+            try (GZIPOutputStream member = new GZIPOutputStream(members)) {
+                member.write(plain, cuts[m], cuts[m + 1] - cuts[m]);
+            }
+        }
+        Path gz = tmp.resolve("members.g3.gz");
+        Files.write(gz, members.toByteArray());
+        return gz;
+    }
+
+    @Test
+    void aMultiMemberFileReadsTheSameThroughItsPersistedIndex() throws Exception {
+        Path gz = threeMembers();
+        Map<String, byte[]> expected = readAll(G3TestSupport.corpus("simple-types.g3"), Map.of());
+        Map<String, Object> env = Map.of("gzipIndex", true);
+        assertSameContent(readAll(gz, env), expected, "the scanning open");
+        try (FileSystem fs = G3TestSupport.open(gz, env)) {
+            assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:restartIndex")).startsWith("loaded");
+            assertThat(Files.getAttribute(fs.getPath("/"), "g3:gzipMembers")).isEqualTo(3);
+        }
+        assertSameContent(readAll(gz, env), expected, "the open that loaded the index");
+    }
+
+    private static void assertSameContent(Map<String, byte[]> got, Map<String, byte[]> expected, String what) {
+        assertThat(got.keySet()).as(what).isEqualTo(expected.keySet());
+        for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+            assertThat(got.get(e.getKey())).as("%s: %s", what, e.getKey()).isEqualTo(e.getValue());
+        }
     }
 
     private static Map<String, byte[]> readAll(Path gz, Map<String, Object> env) throws IOException {

@@ -79,7 +79,7 @@ final class IndexStore {
                 in.readFully(window);
                 gz.addPoint(member, bit, out, window);
             }
-            gz.restore(streamSize, damage);
+            gz.restore(streamSize, damage, size);
             List<byte[]> keys = new ArrayList<>();
             int keyCount = count(in, limit);
             for (int k = 0; k < keyCount; k++) {

@@ -1,6 +1,7 @@
 package org.containerfs;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,9 +24,7 @@ public record HaltedChild(int exitCode, List<String> printed) {
 
     /** {@code haltAt <= 0} runs to completion. */
     public static HaltedChild run(Class<?> main, int haltAt, boolean torn, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-Xmx64m", "-cp", System.getProperty("java.class.path")));
+        List<String> cmd = javaCommand();
         if (haltAt > 0) {
             cmd.add("-Dcontainerfs.faultInjection.haltAtStep=" + haltAt);
             cmd.add("-Dcontainerfs.faultInjection.torn=" + torn);
@@ -44,5 +43,23 @@ public record HaltedChild(int exitCode, List<String> printed) {
             throw new AssertionError("child did not finish: " + cmd);
         }
         return new HaltedChild(p.exitValue(), printed);
+    }
+
+    /**
+     * Starts {@code main} in a child JVM of the same kind, without fault injection, and returns at once:
+     * the caller reads its stdout (stderr goes to ours) and may write to its stdin.
+     */
+    public static Process start(Class<?> main, String... args) throws IOException {
+        List<String> cmd = javaCommand();
+        cmd.add(main.getName());
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** java with this JVM's class path and options that start a small child quickly. */
+    private static List<String> javaCommand() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ArrayList<>(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Xmx64m", "-cp", System.getProperty("java.class.path")));
     }
 }

@@ -35,6 +35,24 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ContainerFormatException whose message names a byte offset ("at byte N"), never with an OutOfMemoryError, a
  * hang or an unchecked exception. The rows also run in a child JVM with a 32 MiB heap
  * ({@link #main}), so an allocation sized by a hostile field fails there.
+ *
+ * <p>Index loops and steps that do not advance, per format:
+ * <ul>
+ *   <li>LIME: records are walked in file order, each step a 144-byte header plus a length that may not be
+ *       negative; nothing points anywhere, so no step stands still or goes back.</li>
+ *   <li>GSD: the index is an array read once from front to back; entries point at data, never at other
+ *       entries. A frame number that decreases is refused (row), and frame numbers are bounded by the
+ *       index size, itself bounded by the file size.</li>
+ *   <li>scda: sections are walked in file order, each at least a 64-byte header, V element sizes 32
+ *       bytes each; only an A array of 0-byte elements declares nodes that take no bytes (row).</li>
+ *   <li>G3: frames in file order, each at least 17 bytes (header and CRC), entries at least 16; no
+ *       pointers. A .g3.gz has gzip members of at least 18 bytes in a row; its persisted restart index
+ *       (.zidx) is a second file, so crafted ones, loops included, are in G3IndexSidecarTamperTest.</li>
+ *   <li>SION: no chains: a chunk's position is a formula of META1's chunk sizes and META2's block counts.
+ *       Chunks of 0 bytes put every block row at the same byte, so the row count is bounded by META2's
+ *       bytes instead (row); the members of a multi-file set are found by name from the first file's
+ *       count, never from each other.</li>
+ * </ul>
  */
 class HostileInputsTest {
     static final long TWO_62 = 1L << 62;
@@ -63,12 +81,17 @@ class HostileInputsTest {
                         b -> putLong(b, 8, ByteOrder.LITTLE_ENDIAN, 0), Map.of(), ContainerFormatException.class, "at byte 8"),
                 new Row("gsd name list 2^62 entries", "gsd", "h.gsd", "gsd/sparse_chunks_and_gaps.gsd",
                         b -> putLong(b, 32, ByteOrder.LITTLE_ENDIAN, TWO_62), Map.of(), ContainerFormatException.class, "at byte 24"),
+                new Row("gsd index entry of an earlier frame", "gsd", "h.gsd", "gsd/sparse_chunks_and_gaps.gsd",
+                        b -> putLong(b, 448, ByteOrder.LITTLE_ENDIAN, 2), Map.of(), ContainerFormatException.class, "at byte 448"),
                 new Row("gsd name list without NUL", "gsd", "h.gsd", "gsd/sparse_chunks_and_gaps.gsd",
                         b -> fill(b, 4352, 4352 + 16 * 64, (byte) 'A'), Map.of(), ContainerFormatException.class, "at byte 5375"),
                 new Row("scda count with 26 digits", "scda", "h.scda", "scda/blocks.scda",
                         b -> put(b, 0xc2, "12345678901234567890123456 --\n"), Map.of(), ContainerFormatException.class, "from byte 224"),
                 new Row("scda block size beyond the file", "scda", "h.scda", "scda/blocks.scda",
                         b -> put(b, 0xc2, "18446744073709551615 --------\n"), Map.of(), ContainerFormatException.class, "from byte 224"),
+                new Row("scda A array of 2^31-1 elements of 0 bytes", "scda", "h.scda", "scda/arrays.scda",
+                        b -> put(put(b, 0xc2, "2147483647 ------------------\n"), 0xe2, "0 ---------------------------\n"),
+                        Map.of(), ContainerFormatException.class, "at byte 192"),
                 new Row("g3 key length 2^62", "g3", "h.g3", "g3/test-le.g3",
                         b -> putLong(b, 13, ByteOrder.LITTLE_ENDIAN, TWO_62), Map.of(), ContainerFormatException.class, "at byte 13"),
                 new Row("g3 blob length negative", "g3", "h.g3", "g3/test-le.g3",
@@ -83,6 +106,9 @@ class HostileInputsTest {
                         b -> putInt(b, 24, ByteOrder.LITTLE_ENDIAN, Integer.MAX_VALUE), Map.of(), ContainerFormatException.class, "at byte 2068"),
                 new Row("sion chunk size 2^62", "sion", "h.sion", "sion/one_task_one_chunk.sion",
                         b -> putLong(b, 1076 + 8, ByteOrder.LITTLE_ENDIAN, TWO_62), Map.of(), ContainerFormatException.class, "at byte 1092"),
+                new Row("sion chunks of 0 bytes in 2^31-1 block rows", "sion", "h.sion", "sion/one_task_one_chunk.sion",
+                        b -> putInt(putLong(b, 1084, ByteOrder.LITTLE_ENDIAN, 0), 1092, ByteOrder.LITTLE_ENDIAN, Integer.MAX_VALUE),
+                        Map.of(), ContainerFormatException.class, "at byte 2048"),
                 new Row("sion start of metadata block 2 outside the file", "sion", "h.sion", "sion/one_task_one_chunk.sion",
                         b -> putLong(b, 1080 + 16, ByteOrder.LITTLE_ENDIAN, 1L << 50), Map.of(), ContainerFormatException.class, "at byte 1096"));
     }

@@ -12,12 +12,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.containerfs.spi.Names;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CpCommandTest {
     private static final String GAUGE = "s08_ildg_scidac_gauge.lime";
@@ -193,5 +195,47 @@ class CpCommandTest {
                             "msg01/rec06.x%0Ay");
         }
         assertThat(Files.readString(dest.resolve("msg01/rec02...%2F..%2F..%2Fescaped"))).isEqualTo("payload 1");
+    }
+
+    /**
+     * corpus/names: G3 keys and GSD chunk names spelling {@code ..}, {@code .}, {@code /}, absolute
+     * paths, NUL and newlines, LIME types whose names are over 255 bytes encoded: everything lands
+     * under the names the provider lists, inside the destination; its parent (with a sentinel directory
+     * beside the destination) is unchanged.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"keys.g3", "chunks.gsd", "types.lime"})
+    void namesThatSpellPathsOrExceedNameMaxAreExtractedUnderTheListedNames(String name) throws IOException {
+        Path container = Corpus.limeDirectory().resolveSibling("names").resolve(name);
+        Map<String, String> expected = new TreeMap<>();
+        try (FileSystem fs = FileSystems.newFileSystem(container); Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                if (Files.isRegularFile(p)) {
+                    expected.put(p.toString().substring(1), Corpus.sha256(Files.readAllBytes(p)));
+                }
+            }
+        }
+        Path parent = Files.createDirectory(tmp.resolve("fresh"));
+        Path sentinel = Files.createDirectory(parent.resolve("sentinel"));
+        Files.writeString(sentinel.resolve("keep"), "keep");
+        Path dest = parent.resolve("dest");
+
+        Cli.Result r = Cli.run("cp", "-r", container, "/", dest);
+
+        assertThat(r.status()).as(r.stderr()).isZero();
+        Map<String, String> extracted = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(parent)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (Files.isRegularFile(p) && !p.startsWith(sentinel)) {
+                    assertThat(p).startsWith(dest);
+                    extracted.put(dest.relativize(p).toString(), Corpus.sha256(p));
+                }
+            }
+        }
+        assertThat(extracted).isEqualTo(expected);
+        try (Stream<Path> list = Files.list(parent)) {
+            assertThat(list.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("sentinel", "dest");
+        }
+        assertThat(Files.readString(sentinel.resolve("keep"))).isEqualTo("keep");
     }
 }

@@ -26,6 +26,7 @@ import org.cryptomator.jfuse.api.Errno;
  *   <tr><td>AccessDeniedException (e.g. a refused mutation of a container)</td><td>EACCES</td></tr>
  *   <tr><td>ReadOnlyFileSystemException</td><td>EROFS</td></tr>
  *   <tr><td>FileSystemException "is a directory"</td><td>EISDIR</td></tr>
+ *   <tr><td>NameTooLongException (a component of more than 255 bytes)</td><td>ENAMETOOLONG</td></tr>
  *   <tr><td>NonReadable/NonWritable/ClosedChannelException</td><td>EBADF</td></tr>
  *   <tr><td>UnsupportedOperationException</td><td>ENOTSUP</td></tr>
  *   <tr><td>IllegalArgumentException</td><td>EINVAL</td></tr>
@@ -60,6 +61,9 @@ public final class ErrnoTable {
         if (failure instanceof ReadOnlyFileSystemException) {
             return errno.erofs();
         }
+        if (failure instanceof NameTooLongException) {
+            return errno.enametoolong();
+        }
         if (failure instanceof FileSystemException fse && "is a directory".equals(fse.getReason())) {
             return errno.eisdir();
         }
@@ -93,8 +97,9 @@ public final class ErrnoTable {
         return -errnoOf(failure);
     }
 
-    /** Whether a failure is routine (a lookup of a missing name) and not worth a log line. */
+    /** Whether a failure is routine (a lookup of a missing or overlong name) and not worth a log line. */
     static boolean routine(Throwable failure) {
-        return failure instanceof NoSuchFileException || failure instanceof FileAlreadyExistsException;
+        return failure instanceof NoSuchFileException || failure instanceof FileAlreadyExistsException
+                || failure instanceof NameTooLongException;
     }
 }

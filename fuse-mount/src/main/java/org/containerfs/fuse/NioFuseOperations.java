@@ -68,6 +68,8 @@ import org.cryptomator.jfuse.api.TimeSpec;
 public final class NioFuseOperations implements FuseOperations {
     /** Linux (and macOS) EBUSY: not in jfuse's {@link Errno}. */
     static final int EBUSY = 16;
+    /** Linux NAME_MAX, reported by statfs: the codec of the tree keeps every name within it. */
+    static final int NAME_MAX = 255;
     private static final long BLOCK = 4096;
     /** How long an open or create waits for the kernel's release of a file that was just written. */
     private static final long SETTLE_MILLIS = 3000;
@@ -152,9 +154,17 @@ public final class NioFuseOperations implements FuseOperations {
         return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
-    Path resolve(String fusePath) {
+    Path resolve(String fusePath) throws NameTooLongException {
         if (fusePath.equals("/") || fusePath.isEmpty()) {
             return root;
+        }
+        // a component of more than 255 bytes has more than 63 characters: only then count bytes
+        if (fusePath.length() > NAME_MAX / 4) {
+            for (String name : fusePath.split("/")) {
+                if (name.length() > NAME_MAX / 4 && name.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
+                    throw new NameTooLongException(fusePath);
+                }
+            }
         }
         return root.resolve(fusePath.substring(1));
     }
@@ -310,7 +320,7 @@ public final class NioFuseOperations implements FuseOperations {
             statvfs.setBlocks((total + BLOCK - 1) / BLOCK);
             statvfs.setBfree(free / BLOCK);
             statvfs.setBavail(free / BLOCK);
-            statvfs.setNameMax(255);
+            statvfs.setNameMax(NAME_MAX);
             return 0;
         });
     }

@@ -34,6 +34,7 @@ class ErrnoTableTest {
                 Arguments.of(new FileAlreadyExistsException("/x"), 17, "EEXIST"),
                 Arguments.of(new NotDirectoryException("/x"), 20, "ENOTDIR"),
                 Arguments.of(new FileSystemException("/x", null, "is a directory"), 21, "EISDIR"),
+                Arguments.of(new NameTooLongException("/" + "x".repeat(256)), 36, "ENAMETOOLONG"),
                 Arguments.of(new IllegalArgumentException("bad"), 22, "EINVAL"),
                 Arguments.of(new ReadOnlyFileSystemException(), 30, "EROFS"),
                 Arguments.of(new DirectoryNotEmptyException("/x"), 39, "ENOTEMPTY"),

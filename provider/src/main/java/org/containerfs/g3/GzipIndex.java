@@ -102,12 +102,18 @@ final class GzipIndex implements G3Data {
         trim();
     }
 
+    /** A member met by the scan: its first restart point is the next one added. */
     void addMember(long compressedOffset) {
+        addMember(compressedOffset, points);
+    }
+
+    /** A member of a persisted index, which lists its points after all members. */
+    void addMember(long compressedOffset, int firstPoint) {
         if (members == memberPoint.length) {
             memberPoint = Arrays.copyOf(memberPoint, members * 2);
             memberOffset = Arrays.copyOf(memberOffset, members * 2);
         }
-        memberPoint[members] = points;
+        memberPoint[members] = firstPoint;
         memberOffset[members] = compressedOffset;
         members++;
     }
@@ -177,10 +183,46 @@ final class GzipIndex implements G3Data {
         return span;
     }
 
-    void restore(long streamSize, String gzipDamage) {
+    /**
+     * Ends loading a persisted index. Its checksum catches damage, not a crafted file, so the structure
+     * is checked before it is trusted: a member whose first point lay in an earlier member would make a
+     * read inflate that member again and again, a point of a member that does not exist would fail reads.
+     */
+    void restore(long streamSize, String gzipDamage, long fileSize) throws IOException {
         this.streamSize = streamSize;
         this.gzipDamage = gzipDamage;
         trim();
+        String problem = structureProblem(fileSize);
+        if (problem != null) {
+            throw new IOException("inconsistent restart index: " + problem);
+        }
+    }
+
+    /** What contradicts the scan's invariants in the members and points, or null. */
+    private String structureProblem(long fileSize) {
+        if (streamSize < 0 || (members == 0) != (points == 0)) {
+            return "stream size " + streamSize + ", " + members + " members, " + points + " points";
+        }
+        for (int m = 0; m < members; m++) {
+            int first = memberPoint[m];
+            int end = m + 1 < members ? memberPoint[m + 1] : points;
+            // points belong to members in runs: member m's run ends where member m+1's begins
+            if (m == 0 && first != 0 || first >= end) {
+                return "member " + m + " starts at point " + first;
+            }
+            if (memberOffset[m] < 0 || memberOffset[m] >= fileSize || m > 0 && memberOffset[m] <= memberOffset[m - 1]) {
+                return "member " + m + " at compressed byte " + memberOffset[m];
+            }
+            for (int p = first; p < end; p++) {
+                boolean inOrder = p == 0 || pointOut[p] >= pointOut[p - 1] && pointBit[p] > pointBit[p - 1];
+                if (pointMember[p] != m || !inOrder || pointOut[p] > streamSize || pointBit[p] < memberOffset[m] * 8
+                        || pointBit[p] >= fileSize * 8 || pointWindow[p].length > JavaInflater.WINDOW) {
+                    return "point " + p + " (member " + pointMember[p] + ", bit " + pointBit[p] + ", output byte "
+                            + pointOut[p] + ") in member " + m;
+                }
+            }
+        }
+        return null;
     }
 
     /** Forgets everything (a persisted index that failed to load half-way). */

@@ -68,8 +68,7 @@ final class IndexStore {
             int members = count(in, limit);
             for (int m = 0; m < members; m++) {
                 long offset = in.readLong();
-                in.readInt();
-                gz.addMember(offset);
+                gz.addMember(offset, in.readInt());
             }
             int points = count(in, limit);
             for (int p = 0; p < points; p++) {
@@ -80,7 +79,7 @@ final class IndexStore {
                 in.readFully(window);
                 gz.addPoint(member, bit, out, window);
             }
-            gz.restore(streamSize, damage);
+            gz.restore(streamSize, damage, size);
             List<byte[]> keys = new ArrayList<>();
             int keyCount = count(in, limit);
             for (int k = 0; k < keyCount; k++) {

@@ -191,13 +191,20 @@ final class GsdIndex {
 
     /** Reads header, names and index: the whole open. Never reads chunk data. */
     void load(ContainerChannel channel) throws IOException {
-        long size = channel.size();
+        header = readHeader(channel);
+        readNames(channel, header, true);
+        readEntries(channel, header, channel.size(), true);
+    }
+
+    /**
+     * The header, checked against the file's size taken after it: a writer puts a moved index or name
+     * list in place before the header points to it, so the size read second covers them.
+     */
+    private GsdHeader readHeader(ContainerChannel channel) throws IOException {
         ByteBuffer head = ByteBuffer.allocate(GsdHeader.SIZE);
         channel.readUpTo(head, 0);
         head.flip();
-        header = GsdHeader.parse(head, file, size);
-        readNames(channel, header, true);
-        readEntries(channel, header, size, true);
+        return GsdHeader.parse(head, file, channel.size());
     }
 
     /**
@@ -205,11 +212,7 @@ final class GsdIndex {
      * names and slots past those already known. Returns whether anything was added.
      */
     boolean refresh(ContainerChannel channel) throws IOException {
-        long size = channel.size();
-        ByteBuffer head = ByteBuffer.allocate(GsdHeader.SIZE);
-        channel.readUpTo(head, 0);
-        head.flip();
-        GsdHeader h = GsdHeader.parse(head, file, size);
+        GsdHeader h = readHeader(channel);
         if (h.v1Layout() != header.v1Layout()) {
             throw new ContainerFormatException(file, 44, "the name list layout of version "
                     + GsdHeader.versionString(header.version) + " while the file is open, found version "
@@ -223,7 +226,7 @@ final class GsdIndex {
         int beforeNames = nameCount;
         int before = entries;
         readNames(channel, h, false);
-        readEntries(channel, h, size, false);
+        readEntries(channel, h, channel.size(), false);
         return entries != before || nameCount != beforeNames;
     }
 
@@ -337,13 +340,28 @@ final class GsdIndex {
                 int t = buf.get(o + 30) & 0xFF;
                 int flags = buf.get(o + 31) & 0xFF;
                 long entryOffset = h.indexLocation + slot * GsdHeader.ENTRY_SIZE;
-                if (!strict && id >= nameCount) {
-                    return; // its name is not visible yet (a writer between name list and index): next refresh
+                if (id >= nameCount || !fits(loc, n, m, t, fileSize)) {
+                    // A writer makes a frame's data and new names durable before the entries that commit
+                    // it, so an entry read after our look at the names and the size may be newer than
+                    // both: look again once (the names through a fresh header: the list may have moved).
+                    if (id >= nameCount) {
+                        readNames(channel, readHeader(channel), false);
+                    }
+                    fileSize = channel.size();
+                    if (!strict && id >= nameCount) {
+                        return; // its name is not visible yet: the next refresh
+                    }
                 }
                 validate(slot, entryOffset, frame, n, loc, m, id, t, flags, h, fileSize);
                 add(frame, n, loc, m, id, t);
             }
         }
+    }
+
+    /** Whether an entry's data lies inside a file of {@code fileSize} bytes (false for a bad type or M too). */
+    private static boolean fits(long loc, long n, int m, int t, long fileSize) {
+        long rowBytes = (long) m * GsdHeader.typeSize(t);
+        return rowBytes > 0 && loc >= 0 && n >= 0 && loc <= fileSize && n <= (fileSize - loc) / rowBytes;
     }
 
     private void validate(long slot, long at, long frame, long n, long loc, int m, int id, int t, int flags,

@@ -63,6 +63,15 @@ final class ScdaContainer implements Container {
         return index.logicals() != before || index.next() != next;
     }
 
+    /**
+     * A torn tail may be a section in progress: its commit turns the type byte from '?' into the type
+     * in place, without growing the file, so the core must look again at equal size.
+     */
+    @Override
+    public boolean hasIncompleteTail() {
+        return index.tornTail();
+    }
+
     @Override
     public ContainerWriter openWriter() throws IOException {
         if (writer == null) {
@@ -181,6 +190,14 @@ final class ScdaContainer implements Container {
             if (n > Integer.MAX_VALUE) {
                 throw new ContainerFormatException(source.name(), index.rawOffset(index.dataRaw(l)),
                         label(l) + ": at most 2^31-1 elements to list, found " + n);
+            }
+            // Every other node of a tree takes bytes of the file; elements of 0 bytes take none, so a
+            // tiny file could declare billions of them for a listing to hold.
+            long size = source.channel().size();
+            if (n > size) {
+                throw new ContainerFormatException(source.name(), index.rawOffset(index.dataRaw(l)) + ScdaSyntax.COMMON_HEADER,
+                        label(l) + ": at most one element per byte of the file (" + size + ") to list, found " + n
+                        + " elements of 0 bytes");
             }
             return DirectoryNode.indexed((int) n, i -> new Element(Section.this, i));
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -19,14 +20,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A read-only file system watching a container that another writer appends to: a unit whose commit
- * rewrites bytes in place (the LIME header is written last, the size does not change) must still
- * appear on the next listing, and an uncommitted tail must stay invisible.
+ * rewrites bytes in place (the LIME header is written last, scda's type byte turns from '?' into the
+ * section's type; the size does not change) must still appear on the next listing, and an uncommitted
+ * tail must stay invisible.
  */
 class LiveGrowthInPlaceCommitTest {
 
     private static FileSystemProvider lime() {
+        return provider("lime");
+    }
+
+    private static FileSystemProvider provider(String scheme) {
         return FileSystemProvider.installedProviders().stream()
-                .filter(p -> p.getScheme().equals("lime")).findFirst().orElseThrow();
+                .filter(p -> p.getScheme().equals(scheme)).findFirst().orElseThrow();
     }
 
     private static List<String> names(Path dir) throws IOException {
@@ -57,6 +63,30 @@ class LiveGrowthInPlaceCommitTest {
                 assertThat(Files.size(file)).isEqualTo(sizeBeforeCommit);
                 assertThat(names(reader.getPath("/msg01"))).containsExactly("rec01.first", "rec02.second");
                 assertThat(Files.readString(reader.getPath("/msg01/rec02.second"))).isEqualTo("sixteen bytes!!!");
+            }
+        }
+    }
+
+    @Test
+    void scdaSectionCommittedByItsTypeByteAppearsOnTheNextListing(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("live.scda");
+        long typeByte;
+        try (FileSystem writer = provider("scda").newFileSystem(file, Map.of("create", "true"))) {
+            Files.write(writer.getPath("/0000.B.first"), "one".getBytes());
+            Files.write(writer.getPath("/0001.B.second"), "two".getBytes());
+            typeByte = (Long) Files.getAttribute(writer.getPath("/0001.B.second"), "scda:headerOffset");
+        }
+        // The state just before the writer's last step: everything on disk, the type byte still '?'.
+        try (FileChannel raw = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            raw.write(ByteBuffer.wrap(new byte[] {'?'}), typeByte);
+            try (FileSystem reader = provider("scda").newFileSystem(file, Map.of())) {
+                assertThat(names(reader.getPath("/"))).containsExactly("0000.B.first");
+                long size = Files.size(file);
+
+                raw.write(ByteBuffer.wrap(new byte[] {'B'}), typeByte); // the commit, in place
+                assertThat(Files.size(file)).isEqualTo(size);
+                assertThat(names(reader.getPath("/"))).containsExactly("0000.B.first", "0001.B.second");
+                assertThat(Files.readString(reader.getPath("/0001.B.second"))).isEqualTo("two");
             }
         }
     }

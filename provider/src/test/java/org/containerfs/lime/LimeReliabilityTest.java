@@ -10,16 +10,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.containerfs.core.ContainerFileSystems;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.TruncatedDataException;
@@ -29,78 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Hostile headers, readers racing an appender, and resources released by close. */
+/**
+ * Hostile headers and resources released by close. Readers racing an appender: {@link
+ * org.containerfs.ConcurrentAppendTest} (every appendable format).
+ */
 class LimeReliabilityTest {
     @TempDir
     Path tmp;
-
-    static byte[] payloadOf(int i) {
-        byte[] b = new byte[1 + (i * 7919) % 3000];
-        new Random(i).nextBytes(b);
-        return b;
-    }
-
-    @Test
-    void eightReadersAndOneAppenderOnOneFileSystem() throws Exception {
-        Path file = tmp.resolve("busy.lime");
-        try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {
-            Files.createDirectory(fs.getPath("/msg01"));
-            Map<Integer, Path> written = new ConcurrentHashMap<>();
-            for (int i = 1; i <= 20; i++) {
-                Path p = fs.getPath(String.format("/msg01/rec%02d.r%d", i, i));
-                Files.write(p, payloadOf(i));
-                written.put(i, p);
-            }
-            AtomicBoolean stop = new AtomicBoolean();
-            ExecutorService pool = Executors.newFixedThreadPool(9);
-            List<Future<Integer>> readers = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                int seed = t;
-                readers.add(pool.submit(() -> {
-                    Random random = new Random(seed);
-                    int checks = 0;
-                    while (!stop.get() || checks < 50) {
-                        List<Integer> keys = new ArrayList<>(written.keySet());
-                        int i = keys.get(random.nextInt(keys.size()));
-                        byte[] expected = payloadOf(i);
-                        if (random.nextBoolean()) {
-                            assertThat(Files.readAllBytes(written.get(i))).isEqualTo(expected);
-                        } else {
-                            try (SeekableByteChannel ch = Files.newByteChannel(written.get(i))) {
-                                int pos = random.nextInt(expected.length);
-                                ByteBuffer b = ByteBuffer.allocate(expected.length - pos);
-                                ch.position(pos);
-                                while (b.hasRemaining() && ch.read(b) > 0) {
-                                    // fill
-                                }
-                                assertThat(b.array()).isEqualTo(java.util.Arrays.copyOfRange(expected, pos, expected.length));
-                            }
-                        }
-                        try (var list = Files.list(fs.getPath("/msg01"))) {
-                            assertThat(list.count()).isGreaterThanOrEqualTo(20);
-                        }
-                        checks++;
-                    }
-                    return checks;
-                }));
-            }
-            Future<?> appender = pool.submit(() -> {
-                for (int i = 21; i <= 400; i++) {
-                    Path p = fs.getPath(String.format("/msg01/rec%02d.r%d", i, i));
-                    Files.write(p, payloadOf(i));
-                    written.put(i, p);
-                }
-                return null;
-            });
-            appender.get(60, TimeUnit.SECONDS);
-            stop.set(true);
-            for (Future<Integer> r : readers) {
-                assertThat(r.get(60, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(50);
-            }
-            pool.shutdown();
-            assertThat(Files.getAttribute(fs.getPath("/"), "lime:records")).isEqualTo(400);
-        }
-    }
 
     @Test
     void closingTheFileSystemClosesItsChannelsAndReleasesTheWriterLock() throws Exception {

@@ -78,7 +78,7 @@ public final class FuseSession implements AutoCloseable {
             throw new FuseUnavailableException("native access is disabled: run java with --enable-native-access=ALL-UNNAMED", e);
         }
         try {
-            fuse.mount("containerfs", mp, settings.fuseArguments().toArray(String[]::new));
+            fuse.mount("containerfs", mp, settings.fuseArguments(LibFuse.takesMaxThreads(libfuse)).toArray(String[]::new));
         } catch (FuseMountFailedException | IllegalArgumentException e) {
             closeQuietly(fuse);
             throw new IOException("mounting at " + mp + " failed: " + e.getMessage()

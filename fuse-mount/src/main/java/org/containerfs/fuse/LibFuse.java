@@ -84,6 +84,19 @@ public final class LibFuse {
         }
     }
 
+    /**
+     * Whether the libfuse at {@code library} takes {@code -o max_threads} (3.12 and later, which added
+     * fuse_loop_cfg_set_max_threads alongside it); older ones reject the option.
+     */
+    @SuppressWarnings("restricted")
+    static boolean takesMaxThreads(Path library) {
+        try (Arena arena = Arena.ofConfined()) {
+            return SymbolLookup.libraryLookup(library, arena).find("fuse_loop_cfg_set_max_threads").isPresent();
+        } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+            return false;
+        }
+    }
+
     /** /dev/fuse must exist and be usable by this process. */
     public static void checkDevice() throws FuseUnavailableException {
         Path dev = Path.of("/dev/fuse");

@@ -41,4 +41,28 @@ class LibFuseTest {
         assertThat(lib.getFileName().toString()).startsWith("libfuse3.so.3");
         assertThat(Files.isRegularFile(lib)).isTrue();
     }
+
+    /** max_threads is offered exactly when the library is libfuse 3.12 or later (fusermount3 ships with it). */
+    @Test
+    void theWorkerLimitIsOfferedOnlyToALibfuseThatTakesIt(@TempDir Path dir) throws Exception {
+        FuseTestSupport.requireFuse();
+        Process p = new ProcessBuilder(LibFuse.fusermount().toString(), "-V").redirectErrorStream(true).start();
+        String version = new String(p.getInputStream().readAllBytes()).replaceAll("(?s).*version:?\\s*", "").trim();
+        p.waitFor();
+        String[] parts = version.split("\\.");
+        boolean atLeast312 = Integer.parseInt(parts[0]) > 3 || Integer.parseInt(parts[0]) == 3 && Integer.parseInt(parts[1]) >= 12;
+        assertThat(LibFuse.takesMaxThreads(LibFuse.locate())).as("libfuse " + version).isEqualTo(atLeast312);
+        assertThat(LibFuse.takesMaxThreads(Files.createFile(dir.resolve("not-a-library.so")))).isFalse();
+    }
+
+    @Test
+    void oneWorkerPerCoreUnlessTheUserSaysOtherwise() {
+        String perCore = "max_threads=" + Runtime.getRuntime().availableProcessors();
+        MountSettings defaults = MountSettings.defaults("x");
+        assertThat(String.join(",", defaults.fuseArguments(true))).contains(perCore);
+        assertThat(String.join(",", defaults.fuseArguments(false))).doesNotContain("max_threads");
+        String chosen = String.join(",", defaults.withExtraOptions(List.of("max_threads=7")).fuseArguments(true));
+        assertThat(chosen).contains("max_threads=7");
+        assertThat(chosen.split("max_threads=", -1)).hasSize(2); // the user's, not also ours
+    }
 }

@@ -56,7 +56,7 @@ final class FuseScenarios implements FormatScenarios {
 
     @Override
     public List<String> titles() {
-        return List.of("8 FUSE dd vs bindfs", "8 FUSE dd vs raw", "8 FUSE ls -lR");
+        return List.of("8 FUSE dd vs bindfs", "8 FUSE dd with 10 workers vs bindfs", "8 FUSE dd vs raw", "8 FUSE ls -lR");
     }
 
     @Override
@@ -81,14 +81,23 @@ final class FuseScenarios implements FormatScenarios {
         LimeInputs.oneRecord(container, length);
         List<String> range = List.of("iflag=skip_bytes,count_bytes", "skip=" + LimeInputs.HEADER, "count=" + length);
         Map<String, double[]> t;
+        // bindfs 1.14 serves requests on one thread; containerfs defaults to one libfuse worker per two
+        // cores (MountSettings.defaultWorkers). The mount with libfuse's own default of 10 workers shows
+        // what more workers than cores cost a sequential reader.
         try (FuseMount containerfs = mountContainerfs(context, container, "fuse-mnt");
+                FuseMount tenWorkers = mountContainerfs(context, container, "fuse-mnt-10", "-o", "max_threads=10");
                 FuseMount bindfs = mountBindfs(context, data, "fuse-bindfs")) {
             Path record = containerfs.mountPoint().resolve(LimeInputs.BIG_RECORD.substring(1));
+            Path recordTenWorkers = tenWorkers.mountPoint().resolve(LimeInputs.BIG_RECORD.substring(1));
             Path throughBindfs = bindfs.mountPoint().resolve(container.getFileName());
             Map<String, Context.SelfTimed> reads = new LinkedHashMap<>();
             reads.put("containerfs", () -> {
                 dropCachedPages(record);
                 return dd(record, length, List.of());
+            });
+            reads.put("containerfs-10", () -> {
+                dropCachedPages(recordTenWorkers);
+                return dd(recordTenWorkers, length, List.of());
             });
             reads.put("bindfs", () -> {
                 dropCachedPages(throughBindfs);
@@ -106,6 +115,9 @@ final class FuseScenarios implements FormatScenarios {
                 LimeScenarios.throughputRow(context, "8 FUSE: dd bs=1M of a " + size + " LIME record through a containerfs "
                         + "mount vs dd of its byte range through bindfs over the container's directory",
                         length, t.get("containerfs"), t.get("bindfs"), 1.0),
+                LimeScenarios.throughputRow(context, "8 FUSE: the same dd through a containerfs mount with libfuse's "
+                        + "default of 10 worker threads (-o max_threads=10) vs bindfs", length, t.get("containerfs-10"),
+                        t.get("bindfs"), Double.NaN),
                 new Row("8 FUSE: the same dd through the containerfs mount vs dd of the byte range of the container "
                         + "file (no FUSE)", String.format("%,.0f MiB/s", cfs), String.format("%,.0f MiB/s", raw),
                         String.format("%.3f", Context.pairedRatio(t.get("raw"), t.get("containerfs"), context.measurements())),
@@ -206,11 +218,14 @@ final class FuseScenarios implements FormatScenarios {
         }
     }
 
-    private static FuseMount mountContainerfs(Context context, Path container, String at)
+    private static FuseMount mountContainerfs(Context context, Path container, String at, String... options)
             throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return FuseMount.start(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-jar", cliJar().toString(),
-                "mount", container.toString(), context.workDir().resolve(at).toString()),
+        List<String> command = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-jar",
+                cliJar().toString(), "mount"));
+        command.addAll(List.of(options));
+        command.addAll(List.of(container.toString(), context.workDir().resolve(at).toString()));
+        return FuseMount.start(command,
                 context.workDir().resolve(at), context.workDir().resolve(at + ".log"));
     }
 

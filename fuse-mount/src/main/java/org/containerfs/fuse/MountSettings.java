@@ -51,10 +51,7 @@ public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int 
 
     /**
      * The arguments for libfuse; with {@code limitWorkers} (a libfuse that takes it) and no
-     * {@code max_threads} among the extra options, one worker thread per core. libfuse's default of
-     * 10 workers on a 2-core machine adds a context switch to every request of a sequential read:
-     * dd of a 1 GiB record went from 1.6-1.9 to 2.1-2.4 GB/s with 2 workers, bindfs's (single-threaded)
-     * speed. Parallel readers still get one worker each, up to the core count.
+     * {@code max_threads} among the extra options, {@link #defaultWorkers()} worker threads.
      */
     List<String> fuseArguments(boolean limitWorkers) {
         List<String> opts = new ArrayList<>();
@@ -72,7 +69,7 @@ public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int 
         opts.add("attr_timeout=" + cacheTimeout);
         opts.add("negative_timeout=0");
         if (limitWorkers && extraOptions.stream().noneMatch(o -> o.startsWith("max_threads="))) {
-            opts.add("max_threads=" + Math.max(1, Runtime.getRuntime().availableProcessors()));
+            opts.add("max_threads=" + defaultWorkers());
         }
         opts.addAll(extraOptions);
         List<String> args = new ArrayList<>();
@@ -82,6 +79,18 @@ public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int 
         args.add("-o");
         args.add(String.join(",", opts));
         return args;
+    }
+
+    /**
+     * One libfuse worker per two cores (at least one). Serving a read is kernel copying on both
+     * sides (the worker's pread and its reply, the reader's copy out of the page cache), so the
+     * reader needs a core as much as the worker does; more workers than that only add a wake-up and
+     * contention on the device queue to every request. Measured on 2 cores (bench scenario 8), dd of a
+     * 1 GiB record: libfuse's default of 10 workers 0.78x bindfs (single-threaded), 2 workers 0.90-0.95x,
+     * 1 worker 0.99x. {@code -o max_threads=N} overrides it, e.g. for many slow concurrent readers.
+     */
+    static int defaultWorkers() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     }
 
     /** libfuse splits -o at commas; a backslash escapes one. */

@@ -56,8 +56,8 @@ class LibFuseTest {
     }
 
     @Test
-    void oneWorkerPerCoreUnlessTheUserSaysOtherwise() {
-        String perCore = "max_threads=" + Runtime.getRuntime().availableProcessors();
+    void oneWorkerPerTwoCoresUnlessTheUserSaysOtherwise() {
+        String perCore = "max_threads=" + Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         MountSettings defaults = MountSettings.defaults("x");
         assertThat(String.join(",", defaults.fuseArguments(true))).contains(perCore);
         assertThat(String.join(",", defaults.fuseArguments(false))).doesNotContain("max_threads");

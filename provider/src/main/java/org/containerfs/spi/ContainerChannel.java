@@ -170,8 +170,9 @@ public final class ContainerChannel implements Closeable {
     }
 
     /**
-     * Takes an exclusive lock on the whole file for a writer; null if another holder has it.
-     * File systems without locks (no FileChannel) give a lock-free writer.
+     * Takes an exclusive lock on the whole file for a writer; null if another process holds it
+     * (a holder in this JVM makes the JDK throw OverlappingFileLockException instead). File systems
+     * without locks (no FileChannel) give a lock-free writer.
      */
     public FileLock tryLock() throws IOException {
         if (fileChannel == null) {

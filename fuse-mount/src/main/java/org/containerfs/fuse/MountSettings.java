@@ -44,13 +44,8 @@ public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int 
         return new MountSettings(readOnly, autoUnmount, uid, gid, cacheTimeout, fsName, options, verbose, debug);
     }
 
-    /** The arguments for libfuse (jfuse adds {@code -f} and the mount point), without a worker count. */
-    List<String> fuseArguments() {
-        return fuseArguments(false);
-    }
-
     /**
-     * The arguments for libfuse; with {@code limitWorkers} (a libfuse that takes it) and no
+     * The arguments for libfuse (jfuse adds {@code -f} and the mount point); with {@code limitWorkers} (a libfuse that takes it) and no
      * {@code max_threads} among the extra options, {@link #defaultWorkers()} worker threads.
      */
     List<String> fuseArguments(boolean limitWorkers) {

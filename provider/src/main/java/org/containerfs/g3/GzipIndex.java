@@ -344,7 +344,7 @@ final class GzipIndex implements G3Data {
     private final class Cursor {
         private final Inflater inflater = new Inflater(true);
         private final ByteBuffer raw = ByteBuffer.allocate(64 * 1024);
-        private final byte[] input = new byte[64 * 1024 + EmptyBlockPrefix.MAX_BYTES];
+        private final byte[] input = new byte[raw.capacity() + EmptyBlockPrefix.MAX_BYTES];
         private final byte[] scratch = new byte[64 * 1024];
         private int member;
         private long nextByte; // next compressed byte to feed
@@ -437,7 +437,7 @@ final class GzipIndex implements G3Data {
          * of the first byte that belong to the block before the point.
          */
         private boolean feed() throws IOException {
-            raw.clear().limit(input.length - EmptyBlockPrefix.MAX_BYTES);
+            raw.clear();
             int n = channel.readUpTo(raw, nextByte);
             if (n == 0) {
                 return false;

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -19,6 +18,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.containerfs.CreationAttribute;
 
 /** Shared helpers of the GSD tests: corpus location, file systems, chunk writing, python3-gsd. */
 final class GsdTestSupport {
@@ -61,25 +61,11 @@ final class GsdTestSupport {
         return open(file, env);
     }
 
-    static FileAttribute<Object> attr(String name, Object value) {
-        return new FileAttribute<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Object value() {
-                return value;
-            }
-        };
-    }
-
     /** Writes one chunk file with its type and width as creation attributes. */
     static void writeChunk(Path chunk, String type, int m, byte[] data) throws IOException {
         try (SeekableByteChannel ch = Files.newByteChannel(chunk,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                attr("gsd:type", type), attr("gsd:M", m))) {
+                CreationAttribute.of("gsd:type", type), CreationAttribute.of("gsd:M", m))) {
             ByteBuffer b = ByteBuffer.wrap(data);
             while (b.hasRemaining()) {
                 ch.write(b);

@@ -11,11 +11,11 @@ import com.google.common.jimfs.Jimfs;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.containerfs.CreationAttribute;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -55,7 +55,7 @@ class ScdaRebuildTest {
                     Path to = out.getPath("/" + sectionName);
                     if (type == 'A') {
                         long e = Long.parseLong(row[5]);
-                        Files.createDirectory(to, attribute("scda:elementSize", e));
+                        Files.createDirectory(to, CreationAttribute.of("scda:elementSize", e));
                         List<byte[]> elements = new ArrayList<>();
                         try (Stream<Path> s = Files.list(from)) {
                             for (Path el : s.toList()) {
@@ -76,19 +76,5 @@ class ScdaRebuildTest {
             }
             assertThat(Files.readAllBytes(target)).isEqualTo(golden);
         }
-    }
-
-    static FileAttribute<Object> attribute(String name, Object value) {
-        return new FileAttribute<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Object value() {
-                return value;
-            }
-        };
     }
 }

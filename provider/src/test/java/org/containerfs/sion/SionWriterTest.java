@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.containerfs.CreationAttribute;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,17 +39,7 @@ class SionWriterTest {
     }
 
     static FileAttribute<Long> globalRank(long rank) {
-        return new FileAttribute<>() {
-            @Override
-            public String name() {
-                return "sion:globalRank";
-            }
-
-            @Override
-            public Long value() {
-                return rank;
-            }
-        };
+        return CreationAttribute.of("sion:globalRank", rank);
     }
 
     private static List<String> siblings(Path d) throws IOException {

@@ -1,0 +1,57 @@
+package org.containerfs.storage;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
+
+/**
+ * The bytes of one container, wherever they are stored: a file on any NIO file system, an object in
+ * an S3-compatible store, a file on HDFS. This is the one interface through which storage reaches the
+ * core: formats never see it (they read through the core's channel), and storage modules (S3, Hadoop)
+ * implement nothing else.
+ *
+ * <p>Thread safety: {@link #read} is called from many threads at once and must not depend on a shared
+ * position. An input is read-only: nothing the core does through it changes the stored bytes.
+ */
+public interface ContainerInput extends Closeable {
+
+    /**
+     * Where the container lives ({@code file:///data/conf.lime}, {@code s3://bucket/run/conf.lime},
+     * {@code hdfs://nn/ens/conf.lime}), never with credentials in it: it appears in error messages,
+     * attributes and the index cache.
+     */
+    URI uri();
+
+    /** The container's length in bytes now (for a remote object: the length of the version opened). */
+    long size() throws IOException;
+
+    /**
+     * Reads up to {@code dst.remaining()} bytes starting at {@code position} into {@code dst}.
+     * Returns the count read, which is positive when {@code dst} has room and {@code position < size()},
+     * or -1 when {@code position >= size()}. Never changes any shared state that another reader sees.
+     */
+    int read(ByteBuffer dst, long position) throws IOException;
+
+    /**
+     * What makes these bytes these bytes: equal identities promise equal contents, so a cached index
+     * keyed by it may be reused. Version is an ETag, a generation or a modification time.
+     */
+    InputIdentity identity() throws IOException;
+
+    /**
+     * The input of another file beside this one (same directory, same key prefix): SIONlib multi-file
+     * sets name their members by file name. Throws {@link NoSuchFileException} naming it when absent.
+     * The caller closes the returned input.
+     */
+    ContainerInput sibling(String fileName) throws IOException;
+
+    /**
+     * Whether every read is a request to a remote service (true: the core puts its block cache in
+     * front, coalescing small reads) or a cheap local call (false: reads go straight through).
+     */
+    default boolean remote() {
+        return true;
+    }
+}

@@ -97,13 +97,15 @@ final class GsdContainer implements Container {
     }
 
     /**
-     * Bytes past the committed end are a frame in progress: its commit writes index entries into
-     * existing slots, which need not grow the file, so the core must look again at equal size.
+     * A commit writes index entries into existing slots, after a header write when the index or the
+     * name list had to move: neither need grow the file, and a refresh may land between those steps
+     * (the file size then equals the new committed end). So the header and the next index slot are
+     * looked at instead of the size.
      */
     @Override
     public boolean hasIncompleteTail() {
         try {
-            return source.channel().size() > committedEnd();
+            return index.changedOnDisk(source.channel());
         } catch (IOException e) {
             return true; // let the refresh report it
         }

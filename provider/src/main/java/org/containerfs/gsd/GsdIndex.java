@@ -23,6 +23,8 @@ final class GsdIndex {
 
     private final String file;
     private GsdHeader header;
+    /** The header's bytes as the last load or refresh read them: a change on disk means "refresh". */
+    private byte[] headerBytes = new byte[0];
 
     // names: id = position in the list
     private byte[][] names = new byte[16][];
@@ -192,6 +194,7 @@ final class GsdIndex {
     /** Reads header, names and index: the whole open. Never reads chunk data. */
     void load(ContainerChannel channel) throws IOException {
         header = readHeader(channel);
+        headerBytes = lastHeaderRead;
         readNames(channel, header, true);
         readEntries(channel, header, channel.size(), true);
     }
@@ -204,7 +207,32 @@ final class GsdIndex {
         ByteBuffer head = ByteBuffer.allocate(GsdHeader.SIZE);
         channel.readUpTo(head, 0);
         head.flip();
+        lastHeaderRead = Arrays.copyOf(head.array(), head.remaining());
         return GsdHeader.parse(head, file, channel.size());
+    }
+
+    private byte[] lastHeaderRead = new byte[0];
+
+    /**
+     * Whether the file may hold more than this index: its header differs from the one last read, or
+     * the slot after the last known entry is no longer empty. Every commit does one or the other (gsd
+     * writes the entries into existing zero slots, after moving the index or name list by a header
+     * write when they outgrow their blocks), whatever the file size did, so a reader that looked
+     * between a writer's steps learns that it must look again. Two small reads.
+     */
+    boolean changedOnDisk(ContainerChannel channel) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(GsdHeader.SIZE);
+        int n = channel.readUpTo(head, 0);
+        if (n != headerBytes.length || !Arrays.equals(head.array(), 0, n, headerBytes, 0, n)) {
+            return true;
+        }
+        GsdHeader h = header;
+        if (entries >= h.indexAllocated) {
+            return false; // a full index grows by a header write first
+        }
+        ByteBuffer location = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        long at = h.indexLocation + (long) entries * GsdHeader.ENTRY_SIZE + 16;
+        return channel.readUpTo(location, at) == 8 && location.getLong(0) != 0;
     }
 
     /**
@@ -213,6 +241,7 @@ final class GsdIndex {
      */
     boolean refresh(ContainerChannel channel) throws IOException {
         GsdHeader h = readHeader(channel);
+        byte[] seen = lastHeaderRead;
         if (h.v1Layout() != header.v1Layout()) {
             throw new ContainerFormatException(file, 44, "the name list layout of version "
                     + GsdHeader.versionString(header.version) + " while the file is open, found version "
@@ -223,6 +252,7 @@ final class GsdIndex {
                     + " entries already read, found " + h.indexAllocated + " slots (the file was rewritten, not appended to)");
         }
         header = h;
+        headerBytes = seen;
         int beforeNames = nameCount;
         int before = entries;
         readNames(channel, h, false);

@@ -18,8 +18,10 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = {"Describes a container: format, version, counts, damage found.",
                 "Shows the root's format attributes (version, record counts, ...), the number of directories, files "
-                + "and bytes in the tree, and the damage the format found when it opened the container (a truncated "
-                + "record, bytes that are not records, ...). Only the container's index is read, never its data."},
+                + "and bytes in the tree, the damage the format found in committed data (a truncated record, bytes that "
+                + "are not records, a gzip stream that fails its checks, ...) and an uncommitted tail (an append a writer "
+                + "did not finish: harmless, the next append reclaims it). Only the container's index is read, never "
+                + "its data."},
         footer = {"", "Example: containerfs info conf.lime"})
 final class InfoCommand implements Callable<Integer> {
     @ParentCommand
@@ -40,10 +42,11 @@ final class InfoCommand implements Callable<Integer> {
             lines.put("container", container.toString());
             lines.put("format", ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme());
             Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
-            Object damage = null;
+            Object damage = attributes.get("damage");
+            Object uncommittedTail = attributes.get("uncommittedTail");
             for (Map.Entry<String, Object> e : attributes.entrySet()) {
-                if (e.getKey().equals("damage")) {
-                    damage = e.getValue();
+                if (e.getKey().equals("damage") || e.getKey().equals("uncommittedTail")) {
+                    continue;
                 } else if (!(e.getKey().equals("format") && lines.get("format").equals(Values.show(e.getValue())))) {
                     lines.put(e.getKey(), Values.show(e.getValue()));
                 }
@@ -53,6 +56,7 @@ final class InfoCommand implements Callable<Integer> {
             lines.put("directories", Long.toString(counts[0]));
             lines.put("files", Long.toString(counts[1]));
             lines.put("bytes", Long.toString(counts[2]));
+            lines.put("uncommitted", Values.isBlank(uncommittedTail) ? "none" : Values.show(uncommittedTail));
             lines.put("damage", Values.isBlank(damage) ? "none found" : Values.show(damage));
             int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
             for (Map.Entry<String, String> e : lines.entrySet()) {

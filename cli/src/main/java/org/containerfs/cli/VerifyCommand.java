@@ -22,8 +22,9 @@ import picocli.CommandLine.ParentCommand;
         description = {"Reads the whole container and says whether it is sound.",
                 "Every file is read to its end (so the format checks lengths, checksums and decoding); each failure "
                 + "is reported as 'FAIL <path>: <reason>', including the damage the format found when it opened the "
-                + "container ('FAIL /: ...'). The last line is the summary."},
-        footer = {"", "Exit status: 0 if the container is sound, 1 if anything failed.",
+                + "container ('FAIL /: ...'). An append a writer did not finish (an uncommitted tail) is no damage: it is "
+                + "reported as 'NOTE /: ...'. The last line is the summary."},
+        footer = {"", "Exit status: 0 if the container is sound (an uncommitted tail included), 1 if anything failed.",
                 "", "Example: containerfs verify conf.lime && echo sound"})
 final class VerifyCommand implements Callable<Integer> {
     private static final int BUFFER = 1 << 20;
@@ -66,6 +67,11 @@ final class VerifyCommand implements Callable<Integer> {
                 Object damage = attributes.get("damage");
                 if (!Values.isBlank(damage)) {
                     fail(out, root, Values.show(damage));
+                }
+                Object tail = attributes.get("uncommittedTail");
+                if (!Values.isBlank(tail)) {
+                    out.println("NOTE " + Errors.safe(root.toString()) + ": uncommitted tail (no committed byte lost): "
+                            + Values.show(tail));
                 }
             } catch (IOException | RuntimeException e) {
                 fail(out, root, Errors.describe(e));

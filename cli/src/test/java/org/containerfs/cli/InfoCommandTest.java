@@ -29,6 +29,7 @@ class InfoCommandTest {
                 "directories:   2",
                 "files:         8",
                 "bytes:         10422",
+                "uncommitted:   none",
                 "damage:        none found");
     }
 
@@ -50,6 +51,19 @@ class InfoCommandTest {
         } else {
             assertThat(r.stdout()).endsWith("\ndamage:        none found\n");
         }
+    }
+
+    @Test
+    void infoShowsAWritersUncommittedTailApartFromDamage(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path file = tmp.resolve("tail.lime");
+        byte[] sound = java.nio.file.Files.readAllBytes(Corpus.lime("s02_lime_writer_test1.lime"));
+        java.nio.file.Files.write(file, java.util.Arrays.copyOf(sound, sound.length + 144 + 1000));
+        Cli.Result r = Cli.run("info", file);
+
+        assertThat(r.status()).isZero();
+        assertThat(r.stdout()).contains("\nuncommitted:   an uncommitted append of 1144 bytes at byte " + sound.length)
+                .endsWith("\ndamage:        none found\n");
     }
 
     @Test

@@ -66,6 +66,42 @@ class VerifyCommandTest {
     }
 
     @Test
+    void anUncommittedTailIsANoteAndTheContainerIsSound() throws IOException {
+        Path file = tmp.resolve("tail.lime");
+        byte[] sound = Files.readAllBytes(Corpus.lime("s02_lime_writer_test1.lime"));
+        Files.write(file, Arrays.copyOf(sound, sound.length + 144 + 1000)); // a writer killed before its header
+
+        Cli.Result r = Cli.run("verify", file);
+
+        assertThat(r.status()).as(r.stdout()).isZero();
+        assertThat(r.lines()).hasSize(2);
+        assertThat(r.lines()[0]).startsWith("NOTE /: uncommitted tail").contains("1144 bytes at byte " + sound.length);
+        assertThat(r.lines()[1]).endsWith(" 5 files, 158 bytes read, 0 failures: OK");
+    }
+
+    /** Issue 18.2: damaged copies of a .g3.gz, as checked against spt3g, fail with the offset. */
+    @Test
+    void aDamagedG3GzFailsWithTheByteOffsetWhereverTheDamageIs() throws IOException {
+        byte[] sound = Files.readAllBytes(Corpus.repositoryRoot().resolve("provider/src/test/resources/corpus/g3/simple-types.g3.gz"));
+        byte[] flipped = sound.clone();
+        flipped[sound.length / 2] ^= 0x10;
+        byte[] badTrailer = sound.clone();
+        badTrailer[sound.length - 8] ^= 0x01;
+        byte[] badFirstBlock = sound.clone();
+        badFirstBlock[10] |= 0x06;
+        for (byte[] damaged : new byte[][] {flipped, badTrailer, badFirstBlock}) {
+            Path file = tmp.resolve("damaged.g3.gz");
+            Files.write(file, damaged);
+
+            Cli.Result r = Cli.run("verify", file);
+
+            assertThat(r.status()).as(r.stdout()).isEqualTo(1);
+            assertThat(r.lines()[0]).startsWith("FAIL /: gzip stream: ").containsPattern("byte \\d+").contains("expected");
+            assertThat(r.lines()[r.lines().length - 1]).endsWith(": DAMAGED");
+        }
+    }
+
+    @Test
     void verboseListsEverySoundFile() {
         Cli.Result r = Cli.run("verify", "-v", Corpus.lime("s02_lime_writer_test1.lime"));
 

@@ -6,7 +6,6 @@ import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.containerfs.spi.BytesContent;
 import org.containerfs.spi.ChecksumMismatchException;
@@ -133,20 +132,61 @@ final class G3Container implements Container {
             }
         }
         index.setCrc(f, crc);
-        return index.crcState(f);
+        int verdict = index.crcState(f);
+        if (verdict == 2) {
+            synchronized (crcMismatches) {
+                crcMismatches.add(f);
+            }
+        }
+        return verdict;
     }
 
     void requireGoodCrc(int f) throws IOException {
         if (verify && checkFrame(f) == 2) {
-            throw new ChecksumMismatchException(source.name(), index.frameOffset(f), String.format(Locale.ROOT,
-                    "frame %s: stored CRC 0x%08x does not match the computed CRC 0x%08x (env verify=false reads it anyway)",
-                    frameName(f), index.crcStored(f), index.crcComputed(f)));
+            throw new ChecksumMismatchException(source.name(), index.frameOffset(f), crcMismatch(f)
+                    + " (env verify=false reads it anyway)");
         }
     }
 
-    static String hex(int crc) {
-        return String.format(Locale.ROOT, "0x%08x", crc);
+    private String crcMismatch(int f) {
+        return "frame " + frameName(f) + " at byte " + index.frameOffset(f) + ": the stored CRC-32C "
+                + G3Crc.show(index.crcStored(f)) + " to match the computed " + G3Crc.show(index.crcComputed(f));
     }
+
+    /**
+     * Damage to committed data, for the root's {@code damage}: the gzip stream's, the frame stream's
+     * (a truncated tail of an uncompressed file is a writer's uncommitted frame instead, see
+     * {@link #uncommittedTail()}), and every frame whose CRC was found wrong so far (a frame's CRC is
+     * computed when its data is first read or its attributes are asked, never at open).
+     */
+    private String damage() {
+        List<String> parts = new ArrayList<>();
+        if (gzip != null && gzip.gzipDamage() != null) {
+            parts.add("gzip stream: " + gzip.gzipDamage());
+        }
+        if (index.damage() != null && uncommittedTail().isEmpty()) {
+            parts.add(index.damage());
+        }
+        synchronized (crcMismatches) {
+            int shown = 0;
+            for (int f : crcMismatches) {
+                if (shown++ == 10) {
+                    parts.add((crcMismatches.size() - 10) + " more frames with a wrong CRC");
+                    break;
+                }
+                parts.add(crcMismatch(f));
+            }
+        }
+        return String.join("; ", parts);
+    }
+
+    /** A truncated last frame of an uncompressed file: what a writer killed during its append leaves. */
+    private String uncommittedTail() {
+        return gzip == null && index.damage() != null && index.tailTruncated() ? index.damage() : "";
+    }
+
+    /** Frames whose CRC was computed and found wrong, in the order found. */
+    private final java.util.SortedSet<Integer> crcMismatches = new java.util.TreeSet<>();
 
     private final class Root extends DirectoryNode {
         @Override
@@ -185,7 +225,8 @@ final class G3Container implements Container {
             a.put("streamSize", index.nextFrame() + index.tailLength());
             a.put("tailOffset", index.nextFrame());
             a.put("tailLength", index.tailLength());
-            a.put("damage", index.damage() == null ? "" : index.damage());
+            a.put("damage", damage());
+            a.put("uncommittedTail", uncommittedTail());
             a.put("verify", verify);
             if (gzip != null) {
                 gzip.describe(a);
@@ -278,9 +319,10 @@ final class G3Container implements Container {
             a.put("endianness", index.bigEndian(frame) ? "big" : "little");
             a.put("version", 1);
             a.put("entries", index.endEntry(frame) - index.firstEntry(frame));
-            a.put("crcStored", index.crcStored(frame));
+            // unsigned 32-bit values, as spt3g and CRC tools show them
+            a.put("crcStored", Integer.toUnsignedLong(index.crcStored(frame)));
             int state = checkFrame(frame);
-            a.put("crcComputed", index.crcComputed(frame));
+            a.put("crcComputed", Integer.toUnsignedLong(index.crcComputed(frame)));
             a.put("crcOk", state == 1);
             List<String> dupNames = new ArrayList<>();
             List<Long> dupOffsets = new ArrayList<>();

@@ -22,6 +22,14 @@ public final class G3Crc {
 
     private G3Crc() {}
 
+    /**
+     * A 32-bit checksum as users see it everywhere (attributes, info, messages): unsigned decimal with
+     * its hex form, e.g. {@code 2969914470 (0xb105c2a6)}. Attributes hold the same value as a long.
+     */
+    static String show(long unsigned32) {
+        return String.format(java.util.Locale.ROOT, "%d (0x%08x)", unsigned32 & 0xFFFFFFFFL, unsigned32 & 0xFFFFFFFFL);
+    }
+
     /** Continues {@code crc} over {@code len} bytes of {@code b}; start a frame with 0. */
     public static int update(int crc, byte[] b, int off, int len) {
         int c = crc;

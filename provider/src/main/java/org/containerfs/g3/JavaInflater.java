@@ -161,9 +161,11 @@ final class JavaInflater implements SequentialReader {
                 step();
             }
         } catch (EndOfInput e) {
-            end("the compressed data ends inside member " + member + " at byte " + fileSize + " (truncated .gz)");
+            end("the compressed data ends inside member " + member + " at byte " + fileSize
+                    + " (truncated .gz; expected the rest of the member and its 8-byte trailer)");
         } catch (IllegalStateException e) {
-            end("corrupt deflate data in member " + member + " near byte " + compressedEnd() + ": " + e.getMessage());
+            end("corrupt deflate data in member " + member + " near byte " + compressedEnd() + " (expected valid deflate"
+                    + " data): " + e.getMessage());
         }
         updateCrc();
         return wpos > rpos;
@@ -361,13 +363,15 @@ final class JavaInflater implements SequentialReader {
 
     private void trailer() throws IOException {
         dropToByte();
+        long at = compressedEnd();
         long stored = bits(16) | ((long) bits(16) << 16);
         long size = bits(16) | ((long) bits(16) << 16);
         updateCrc();
         long memberSize = outBase + wpos - memberOut;
         if (stored != crc.getValue() || size != (memberSize & 0xFFFFFFFFL)) {
-            end(String.format("gzip member %d: trailer CRC-32 0x%08x and size %d, but the data gives 0x%08x and %d",
-                    member, stored, size, crc.getValue(), memberSize));
+            end("gzip member " + member + ", trailer at byte " + at + ": expected the data's CRC-32 "
+                    + G3Crc.show(crc.getValue()) + " and size " + (memberSize & 0xFFFFFFFFL) + ", found CRC-32 "
+                    + G3Crc.show(stored) + " and size " + size);
             return;
         }
         state = State.MEMBER;

@@ -5,7 +5,7 @@
  * <ul>
  *   <li>{@code verify} (default true): a frame whose stored CRC does not match fails every read of its keys
  *       with a {@link org.containerfs.spi.ChecksumMismatchException}; false reads them anyway. Listing and
- *       attributes ({@code g3:crcStored}, {@code g3:crcComputed}, {@code g3:crcOk}) always work.</li>
+ *       attributes ({@code g3:crcStored}, {@code g3:crcComputed}: unsigned, as longs; {@code g3:crcOk}) always work.</li>
  *   <li>{@code gzipSpan} (bytes, default 4 MiB): output between inflate restart points of a .g3.gz.</li>
  *   <li>{@code gzipIndex=true}: persist the frame index and restart points beside the file
  *       ({@code <name>.zidx}); {@code gzipIndexDir=<dir>} puts it in that directory instead. Reused only while

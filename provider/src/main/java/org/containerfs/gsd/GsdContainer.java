@@ -333,7 +333,13 @@ final class GsdContainer implements Container {
             a.put("namelistLocation", h.namelistLocation);
             a.put("namelistAllocatedEntries", h.namelistAllocated);
             a.put("size", size);
-            a.put("orphanBytes", Math.max(0, size - committedEnd())); // e.g. a killed writer's uncommitted data
+            long orphan = Math.max(0, size - committedEnd());
+            a.put("orphanBytes", orphan); // e.g. a killed writer's uncommitted data
+            // every problem in committed structures fails the open, so what is open is sound
+            a.put("damage", "");
+            a.put("uncommittedTail", orphan == 0 ? "" : orphan + " bytes from byte " + committedEnd()
+                    + " after the committed data, index and name list (a frame not committed, or being written;"
+                    + " gsd ignores them)");
             a.put("hoomdFallback", hoomd);
             return a;
         }

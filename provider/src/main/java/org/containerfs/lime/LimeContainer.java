@@ -1,6 +1,7 @@
 package org.containerfs.lime;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -74,6 +75,29 @@ final class LimeContainer implements Container {
     @Override
     public boolean hasIncompleteTail() {
         return index.damage() != null && index.tailIsUncommitted();
+    }
+
+    /**
+     * Whether the tail is an append that never reached its commit point, so no committed byte is lost:
+     * the zero header a writer reserves before the payload (all of it, or the first bytes of that write).
+     * Other bytes after the last record (a cut header, junk) are damage, even where c-lime ignores them.
+     */
+    private boolean tailIsUncommittedAppend() throws IOException {
+        if (index.damage() == null || !index.tailIsUncommitted()) {
+            return false;
+        }
+        long n = index.tailBytes();
+        if (n >= LimeHeader.SIZE) {
+            return true; // the scan found the reserved zero header
+        }
+        ByteBuffer partial = ByteBuffer.allocate((int) n);
+        source.channel().readUpTo(partial, index.nextHeader());
+        for (int i = 0; i < partial.position(); i++) {
+            if (partial.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -155,7 +179,9 @@ final class LimeContainer implements Container {
             a.put("records", index.records());
             a.put("messages", index.messages());
             a.put("trailingBytes", index.tailBytes());
-            a.put("damage", index.damage() == null ? "" : index.damage());
+            boolean uncommitted = tailIsUncommittedAppend();
+            a.put("damage", index.damage() == null || uncommitted ? "" : index.damage());
+            a.put("uncommittedTail", uncommitted ? index.damage() : "");
             a.put("size", source.channel().size());
             return a;
         }

@@ -142,7 +142,10 @@ final class ScdaContainer implements Container {
             a.put("lenient", index.lenient);
             a.put("size", source.channel().size());
             a.put("end", index.next());
-            a.put("damage", d == null ? "" : d.getMessage());
+            // a '?' section is an append that did not reach its commit point: no committed byte is lost
+            boolean uncommitted = d instanceof UncommittedSectionException;
+            a.put("damage", d == null || uncommitted ? "" : d.getMessage());
+            a.put("uncommittedTail", uncommitted ? d.getMessage() : "");
             a.put("damageOffset", d == null ? -1L : d.offset());
             a.put("tornTail", index.tornTail());
             return a;

@@ -319,6 +319,11 @@ final class ScdaIndex {
         String where = section(logical) + (role == null ? "" : " (" + role + ")");
         long size = reader.size();
         if (size - pos < ScdaSyntax.COMMON_HEADER) {
+            byte first = reader.buffer()[reader.at(pos, 1)];
+            if (first == UNCOMMITTED) {
+                throw new UncommittedSectionException(file, pos, where + ": a committed section, found "
+                        + (size - pos) + " bytes of an uncommitted append (type byte '?' of a header a writer did not finish)");
+            }
             throw new TruncatedDataException(file, pos, where + ": a 64-byte section header, but only " + (size - pos)
                     + " bytes remain before the end of the file");
         }

@@ -10,7 +10,7 @@
  *
  * <h2>Attribute view {@code scda}</h2>
  * Root: {@code format magic version vendor userString sections rawSections decode lenient size end
- * damage damageOffset tornTail}. Section: {@code type userString index rawIndex} then {@code size}
+ * damage uncommittedTail damageOffset tornTail} (damageOffset: where the damage or the uncommitted tail starts). Section: {@code type userString index rawIndex} then {@code size}
  * (I, B), {@code count elementSize} (A) or {@code count sizes} (V), then {@code headerOffset
  * dataOffset dataLength paddingLength compressed} and, for a pair, {@code compressedRawIndex
  * compressedHeaderOffset} ({@code compressedSize} for B). Element: {@code type index section size

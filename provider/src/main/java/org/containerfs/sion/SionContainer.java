@@ -252,8 +252,23 @@ final class SionContainer implements Container {
             a.put("recovered", f.recovered);
             a.put("view", chunks ? "chunks" : keyValue ? "keyvalue" : "tasks");
             a.put("size", f.fileSize);
+            a.put("damage", recoveredDamage());
+            a.put("uncommittedTail", ""); // a SION file is created whole, renamed into place at close
             return a;
         }
+    }
+
+    /** Files opened with recover=true: their chunk sizes are guessed, so what is listed may not be what was written. */
+    private String recoveredDamage() {
+        StringBuilder d = new StringBuilder();
+        for (SionFile m : files) {
+            if (m.recovered) {
+                d.append(d.length() == 0 ? "" : "; ").append(m.physicalName).append(": no META2 block at the end of the ")
+                        .append(m.fileSize).append("-byte file (expected after the chunks; the writer did not close it):"
+                        + " chunk sizes are capacities clipped to the end of the file (recover=true)");
+            }
+        }
+        return d.toString();
     }
 
     private Map<String, Object> taskAttributes(int g) {

@@ -239,13 +239,54 @@ class G3GzipTest {
         try (FileSystem z = G3TestSupport.open(gz)) {
             Map<String, Object> root = Files.readAttributes(z.getPath("/"), "g3:*");
             assertThat((String) root.get("gzipDamage")).contains("truncated");
-            assertThat((String) root.get("damage")).startsWith("truncated tail");
+            assertThat((String) root.get("damage")).startsWith("gzip stream: ").contains("truncated tail");
             int frames = (Integer) root.get("frames");
             assertThat(frames).isGreaterThan(10).isLessThan(FRAMES);
             List<Path> keys = keyFiles(z);
             assertThat(Files.readAllBytes(keys.get(keys.size() - 1))).isNotEmpty();
         }
         assertThatThrownBy(() -> G3TestSupport.open(gz, Map.of("strict", true))).isInstanceOf(ContainerFormatException.class);
+    }
+
+    /**
+     * Issue 18.2: damaged copies of a corpus .g3.gz, as checked against spt3g. Each problem reaches the
+     * root's damage (committed data, so verify fails), with the byte offset and what was expected; the
+     * tree shows what could be decoded; uncommittedTail stays empty (nobody appends to a .g3.gz).
+     */
+    @Test
+    void damageInTheGzipStreamIsDamageAtTheRootWithItsOffset() throws Exception {
+        byte[] sound = G3TestSupport.corpusBytes("simple-types.g3.gz");
+        byte[] flipped = sound.clone();
+        flipped[sound.length / 2] ^= 0x10; // a bit in the middle of the deflate data
+        byte[] badTrailer = sound.clone();
+        badTrailer[sound.length - 8] ^= 0x01; // the trailer's CRC-32
+        byte[] badFirstBlock = sound.clone();
+        badFirstBlock[10] |= 0x06; // the first block's type bits become 11 (reserved)
+        Map<String, byte[]> cases = Map.of("flipped", flipped, "trailer", badTrailer, "firstBlock", badFirstBlock);
+        for (Map.Entry<String, byte[]> c : cases.entrySet()) {
+            Path gz = tmp.resolve(c.getKey() + ".g3.gz");
+            Files.write(gz, c.getValue());
+            try (FileSystem z = G3TestSupport.open(gz)) {
+                Map<String, Object> root = Files.readAttributes(z.getPath("/"), "g3:*");
+                assertThat((String) root.get("damage")).as(c.getKey()).startsWith("gzip stream: ")
+                        .containsPattern("byte [0-9]+").contains("expected");
+                assertThat(root.get("uncommittedTail")).as(c.getKey()).isEqualTo("");
+            }
+        }
+        try (FileSystem z = G3TestSupport.open(tmp.resolve("trailer.g3.gz"))) {
+            assertThat((String) Files.getAttribute(z.getPath("/"), "g3:damage"))
+                    .contains("trailer at byte " + (sound.length - 8)).contains("CRC-32");
+        }
+        try (FileSystem z = G3TestSupport.open(tmp.resolve("firstBlock.g3.gz"))) {
+            assertThat(Files.getAttribute(z.getPath("/"), "g3:frames")).isEqualTo(0);
+            assertThat((String) Files.getAttribute(z.getPath("/"), "g3:damage")).contains("corrupt deflate data");
+        }
+        Path ok = tmp.resolve("sound.g3.gz");
+        Files.write(ok, sound);
+        try (FileSystem z = G3TestSupport.open(ok)) {
+            assertThat(Files.readAttributes(z.getPath("/"), "g3:damage,uncommittedTail"))
+                    .containsEntry("damage", "").containsEntry("uncommittedTail", "");
+        }
     }
 
     @Test

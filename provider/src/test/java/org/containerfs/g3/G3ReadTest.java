@@ -135,13 +135,22 @@ class G3ReadTest {
             assertThat(Files.readAllBytes(fs.getPath("/000000.Observation/Elevation"))).hasSize(41);
             Map<String, Object> a = Files.readAttributes(fs.getPath("/000001.Scan"), "g3:*");
             assertThat(a.get("crcOk")).isEqualTo(false);
-            String stored = G3TestSupport.hex((Integer) a.get("crcStored"));
-            String computed = G3TestSupport.hex((Integer) a.get("crcComputed"));
+            // unsigned 32-bit values (issue 18.3), the same in attributes and messages
+            long storedValue = (Long) a.get("crcStored");
+            long computedValue = (Long) a.get("crcComputed");
+            assertThat(storedValue).isBetween(0L, 0xFFFFFFFFL).isEqualTo(
+                    Integer.toUnsignedLong(ByteBuffer.wrap(file, 1215 - 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt())); // the frame's last 4 bytes
+            assertThat(computedValue).isBetween(0L, 0xFFFFFFFFL);
+            String stored = storedValue + " (" + G3TestSupport.hex((int) storedValue) + ")";
+            String computed = computedValue + " (" + G3TestSupport.hex((int) computedValue) + ")";
             assertThat(stored).isNotEqualTo(computed);
             assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/000001.Scan/Comment")))
                     .isInstanceOf(ChecksumMismatchException.class)
                     .hasMessageContaining("000001.Scan").hasMessageContaining(stored).hasMessageContaining(computed)
                     .hasMessageContaining(p.toString()).hasMessageContaining("at byte 222");
+            // a wrong CRC, once found, is damage to committed data at the root too (issue 18.2)
+            assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:damage")).contains("000001.Scan")
+                    .contains("at byte 222").contains(stored).contains(computed);
         }
         try (FileSystem fs = G3TestSupport.open(p, Map.of("verify", "false"))) {
             assertThat(Files.readAllBytes(fs.getPath("/000001.Scan/Comment"))).hasSize(47);
@@ -159,7 +168,9 @@ class G3ReadTest {
                 Map<String, Object> root = Files.readAttributes(fs.getPath("/"), "g3:*");
                 assertThat(root.get("tailOffset")).isEqualTo(2223L);
                 assertThat(root.get("tailLength")).isEqualTo((long) cut - 2223);
-                assertThat((String) root.get("damage")).startsWith("truncated tail");
+                // what a writer killed during its one-write append leaves: no committed frame is lost (issue 18.2)
+                assertThat((String) root.get("uncommittedTail")).startsWith("truncated tail").contains("from byte 2223");
+                assertThat(root.get("damage")).isEqualTo("");
             }
             assertThatThrownBy(() -> G3TestSupport.open(p, Map.of("strict", true)))
                     .isInstanceOf(TruncatedDataException.class).hasMessageContaining("at byte 2223");

@@ -79,7 +79,8 @@ class LimeCommitStepCrashTest {
                 String payload = Arrays.stream(SCRIPT).filter(s -> s[0].equals(path)).findFirst().orElseThrow()[1];
                 assertThat(Files.readString(fs.getPath(path))).isEqualTo(payload);
             }
-            String damage = (String) Files.getAttribute(fs.getPath("/"), "lime:damage");
+            assertThat(Files.getAttribute(fs.getPath("/"), "lime:damage")).isEqualTo("");
+            String damage = (String) Files.getAttribute(fs.getPath("/"), "lime:uncommittedTail");
             assertThat(damage).satisfiesAnyOf(d -> assertThat(d).isEmpty(),
                     d -> assertThat(d).contains("uncommitted append"), d -> assertThat(d).contains("partial header"));
         }

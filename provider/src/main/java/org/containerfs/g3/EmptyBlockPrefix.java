@@ -37,6 +37,21 @@ final class EmptyBlockPrefix {
         return BY_SHIFT[shift];
     }
 
+    /**
+     * Writes to {@code dst} (at least {@code n + MAX_BYTES} long) the input that starts a raw inflater
+     * {@code shift} bits (1-7) into {@code raw[0]}: the prefix, whose last byte takes the high bits of
+     * {@code raw[0]}, then {@code raw[1..n)}. Returns the length written.
+     */
+    static int primed(int shift, byte[] raw, int n, byte[] dst) {
+        byte[] prefix = endingAtBit(shift);
+        System.arraycopy(prefix, 0, dst, 0, prefix.length);
+        int at = prefix.length - 1;
+        int mask = (1 << shift) - 1;
+        dst[at] = (byte) ((prefix[at] & mask) | (raw[0] & ~mask));
+        System.arraycopy(raw, 1, dst, at + 1, n - 1);
+        return at + n;
+    }
+
     private static byte[] build(int shift) {
         int sent = 18 + (shift % 2 == 1 ? 1 : 0); // 38 + 3*18 = 92 = 4 mod 8; 19 lengths make it 7 mod 8
         int base = (38 + 3 * sent) % 8;

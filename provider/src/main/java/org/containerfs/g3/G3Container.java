@@ -40,6 +40,11 @@ final class G3Container implements Container {
         if (G3Format.isGzip(source.channel())) {
             this.gzip = GzipIndex.open(source, index);
             this.data = gzip;
+            for (int f = 0; f < index.frames(); f++) {
+                if (index.crcState(f) == 2) { // the gzip scan checks every frame's CRC on its way
+                    crcMismatches.add(f);
+                }
+            }
         } else {
             this.gzip = null;
             this.data = new PlainData(source.channel());

@@ -1,6 +1,7 @@
 package org.containerfs.g3;
 
 import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
 
 /**
  * The frame checksum of spt3g: CRC-32C (reflected polynomial 0x82F63B78) with initial value 0 and
@@ -30,8 +31,33 @@ public final class G3Crc {
         return String.format(java.util.Locale.ROOT, "%d (0x%08x)", unsigned32 & 0xFFFFFFFFL, unsigned32 & 0xFFFFFFFFL);
     }
 
-    /** Continues {@code crc} over {@code len} bytes of {@code b}; start a frame with 0. */
+    /** Below this many bytes the table loop is faster than the intrinsic plus the shift. */
+    private static final int INTRINSIC_FROM = 256;
+    private static final int POLY = 0x82F63B78;
+    /** X2N[k] = x^(2^k) modulo the polynomial, reflected. */
+    private static final int[] X2N = new int[32];
+
+    static {
+        int p = 1 << 30; // x^1
+        X2N[0] = p;
+        for (int k = 1; k < 32; k++) {
+            p = multiply(p, p);
+            X2N[k] = p;
+        }
+    }
+
+    /**
+     * Continues {@code crc} over {@code len} bytes of {@code b}; start a frame with 0. Long runs use
+     * {@link CRC32C} (a CPU instruction where there is one): spt3g's register starts at {@code crc} and is
+     * not inverted, the JDK's starts at ~0 and is inverted at the end, and since a CRC is linear the two
+     * differ by the effect of {@code ~crc} on {@code len} zero bytes: {@code ~CRC32C(b) ^ shift(~crc, len)}.
+     */
     public static int update(int crc, byte[] b, int off, int len) {
+        if (len >= INTRINSIC_FROM) {
+            CRC32C c = new CRC32C();
+            c.update(b, off, len);
+            return ~(int) c.getValue() ^ shift(~crc, len);
+        }
         int c = crc;
         for (int i = off, end = off + len; i < end; i++) {
             c = TABLE[(c ^ b[i]) & 0xFF] ^ (c >>> 8);
@@ -41,17 +67,51 @@ public final class G3Crc {
 
     /** Continues {@code crc} over the remaining bytes of {@code buf} (its position moves to its limit). */
     public static int update(int crc, ByteBuffer buf) {
-        int c = crc;
+        int n = buf.remaining();
         if (buf.hasArray()) {
-            int n = buf.remaining();
-            c = update(c, buf.array(), buf.arrayOffset() + buf.position(), n);
+            int c = update(crc, buf.array(), buf.arrayOffset() + buf.position(), n);
             buf.position(buf.limit());
             return c;
         }
+        if (n >= INTRINSIC_FROM) {
+            CRC32C c = new CRC32C();
+            c.update(buf);
+            return ~(int) c.getValue() ^ shift(~crc, n);
+        }
+        int c = crc;
         while (buf.hasRemaining()) {
             c = TABLE[(c ^ buf.get()) & 0xFF] ^ (c >>> 8);
         }
         return c;
+    }
+
+    /** The register {@code v} after {@code len} zero bytes: v times x^(8 len), as zlib's crc32_combine computes it. */
+    private static int shift(int v, long len) {
+        int p = 1 << 31; // x^0
+        int k = 3; // 8 = 2^3 bits a byte
+        for (long n = len; n != 0; n >>>= 1, k++) {
+            if ((n & 1) != 0) {
+                p = multiply(X2N[k & 31], p);
+            }
+        }
+        return multiply(p, v);
+    }
+
+    /** a times b modulo the polynomial, both reflected. */
+    private static int multiply(int a, int b) {
+        int m = 1 << 31;
+        int p = 0;
+        while (true) {
+            if ((a & m) != 0) {
+                p ^= b;
+                if ((a & (m - 1)) == 0) {
+                    break;
+                }
+            }
+            m >>>= 1;
+            b = (b & 1) != 0 ? (b >>> 1) ^ POLY : b >>> 1;
+        }
+        return p;
     }
 
     public static int of(byte[] b) {

@@ -49,6 +49,9 @@ final class GzipIndex implements G3Data {
     private long streamSize;
     private String gzipDamage;
     private String persisted = "";
+    /** Whether the scan ran on native zlib; else why it could not (damage: the Java inflater then names it). */
+    private boolean nativeScan;
+    private String fallback = "";
     private final ArrayDeque<Cursor> cursors = new ArrayDeque<>();
     /** Bytes inflated by random reads since opening (tests and figures: proves reads start near their offset). */
     private final java.util.concurrent.atomic.AtomicLong inflated = new java.util.concurrent.atomic.AtomicLong();
@@ -78,7 +81,7 @@ final class GzipIndex implements G3Data {
     }
 
     private void scan(ContainerSource source, G3Index index) throws IOException {
-        JavaInflater inflater = new JavaInflater(channel, file, span, new JavaInflater.Points() {
+        JavaInflater.Points collect = new JavaInflater.Points() {
             @Override
             public void point(int member, long bitOffset, long outOffset, byte[] window) {
                 addPoint(member, bitOffset, outOffset, window);
@@ -88,8 +91,28 @@ final class GzipIndex implements G3Data {
             public void member(int member, long compressedOffset, long outOffset) {
                 addMember(compressedOffset);
             }
-        });
-        index.scan(inflater, source.strict(), source.options().getLong("maxFrameBytes", DEFAULT_MAX_FRAME));
+        };
+        long maxFrame = source.options().getLong("maxFrameBytes", DEFAULT_MAX_FRAME);
+        if (source.options().getBoolean("gzipNative", true) && channel.size() > 0) {
+            // native zlib for a sound stream; on anything else, start over with the Java inflater,
+            // which names the damage exactly
+            NativeGzipScan fast = new NativeGzipScan(channel, span, collect);
+            try {
+                index.scan(fast, source.strict(), maxFrame);
+                streamSize = fast.position();
+                nativeScan = true;
+                trim();
+                return;
+            } catch (NativeGzipScan.Unsupported e) {
+                fallback = e.getMessage();
+                index.clear();
+                clear();
+            } finally {
+                fast.close();
+            }
+        }
+        JavaInflater inflater = new JavaInflater(channel, file, span, collect);
+        index.scan(inflater, source.strict(), maxFrame);
         // the frame scan stops at the end of the decompressed stream, having read all of it
         streamSize = inflater.position();
         gzipDamage = inflater.damage();
@@ -247,6 +270,7 @@ final class GzipIndex implements G3Data {
         a.put("restartSpan", span);
         a.put("gzipDamage", gzipDamage == null ? "" : gzipDamage);
         a.put("restartIndex", persisted);
+        a.put("gzipScan", persisted.startsWith("loaded") ? "" : nativeScan ? "native" : "java" + (fallback.isEmpty() ? "" : " (" + fallback + ")"));
         a.put("inflatedBytes", inflated.get());
     }
 
@@ -444,15 +468,8 @@ final class GzipIndex implements G3Data {
             }
             byte[] r = raw.array();
             if (shift != 0) {
-                byte[] prefix = EmptyBlockPrefix.endingAtBit(shift);
-                System.arraycopy(prefix, 0, input, 0, prefix.length);
-                int at = prefix.length - 1;
-                int mask = (1 << shift) - 1;
-                input[at] = (byte) ((prefix[at] & mask) | (r[0] & ~mask));
-                System.arraycopy(r, 1, input, at + 1, n - 1);
-                at += n;
+                inflater.setInput(input, 0, EmptyBlockPrefix.primed(shift, r, n, input));
                 shift = 0;
-                inflater.setInput(input, 0, at);
             } else {
                 inflater.setInput(r, 0, n); // the inflater is done with it before the next feed
             }

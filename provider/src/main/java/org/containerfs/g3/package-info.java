@@ -7,6 +7,10 @@
  *       with a {@link org.containerfs.spi.ChecksumMismatchException}; false reads them anyway. Listing and
  *       attributes ({@code g3:crcStored}, {@code g3:crcComputed}: unsigned, as longs; {@code g3:crcOk}) always work.</li>
  *   <li>{@code gzipSpan} (bytes, default 4 MiB): output between inflate restart points of a .g3.gz.</li>
+ *   <li>{@code gzipNative} (default true): the first open inflates a .g3.gz with native zlib, finding the
+ *       deflate blocks its restart points need ahead of zlib ({@code NativeGzipScan}); a stream it cannot take
+ *       (damage of any kind) is scanned again by the pure-Java inflater, which names the damage. Root attribute
+ *       {@code gzipScan} says which ran ({@code native}, {@code java (why)}, empty when the index was loaded).</li>
  *   <li>{@code gzipIndex=true}: persist the frame index and restart points beside the file
  *       ({@code <name>.zidx}); {@code gzipIndexDir=<dir>} puts it in that directory instead. Reused only while
  *       the container's size and modification time are unchanged.</li>

@@ -58,6 +58,25 @@ class G3CrcTest {
         }
     }
 
+    /** Long runs go through the JDK's CRC32C and a shift of the start value: the same as the table, byte by byte. */
+    @Test
+    void longRunsFromAnyStartValueEqualTheByteByByteTable() {
+        Random random = new Random(11);
+        for (int n : new int[] {255, 256, 257, 4096, 100_003}) {
+            byte[] data = new byte[n + 10];
+            random.nextBytes(data);
+            int start = random.nextInt();
+            int slow = start;
+            for (int i = 5; i < 5 + n; i++) {
+                slow = G3Crc.update(slow, data, i, 1);
+            }
+            assertThat(G3Crc.update(start, data, 5, n)).as("length %d", n).isEqualTo(slow);
+            java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(n);
+            direct.put(data, 5, n).flip();
+            assertThat(G3Crc.update(start, direct)).as("direct, length %d", n).isEqualTo(slow);
+        }
+    }
+
     @Test
     void chainsOverKeysAndBlobsLikeOneBuffer() {
         byte[] key = "Elevation".getBytes(StandardCharsets.US_ASCII);

@@ -173,6 +173,39 @@ class G3GzipTest {
     }
 
     /**
+     * Issue 16.5: a sound stream is scanned with native zlib, and the restart points it finds (block
+     * ends found ahead of zlib, each checked against the real output) are about as dense as the Java
+     * inflater's; the reads through them are checked by the other tests of this class.
+     */
+    @Test
+    void aSoundStreamIsScannedNativelyWithRestartPointsAsDenseAsTheJavaInflaters() throws Exception {
+        int[][] settings = {{0, Deflater.DEFAULT_STRATEGY}, {1, Deflater.DEFAULT_STRATEGY}, {6, Deflater.FILTERED},
+            {9, Deflater.HUFFMAN_ONLY}};
+        for (int[] s : settings) {
+            Path gz = tmp.resolve("scan" + s[0] + ".g3.gz");
+            Files.write(gz, gzip(stream, s[0], s[1]));
+            Map<String, Object> fast;
+            Map<String, Object> java;
+            try (FileSystem z = G3TestSupport.open(gz, Map.of("gzipSpan", SPAN))) {
+                fast = Files.readAttributes(z.getPath("/"), "g3:*");
+            }
+            try (FileSystem z = G3TestSupport.open(gz, Map.of("gzipSpan", SPAN, "gzipNative", false))) {
+                java = Files.readAttributes(z.getPath("/"), "g3:*");
+            }
+            System.out.printf("level %d: native %s points, java %s points%n", s[0], fast.get("restartPoints"), java.get("restartPoints"));
+            assertThat(fast.get("gzipScan")).as("level %d", s[0]).isEqualTo("native");
+            assertThat(java.get("gzipScan")).isEqualTo("java");
+            // a point is the end of the first whole block found after it is due: later by up to a block
+            // than the Java inflater's, which is much at this tiny span (blocks of 20-100 KiB output here)
+            assertThat((Integer) fast.get("restartPoints")).as("level %d", s[0])
+                    .isGreaterThanOrEqualTo((Integer) java.get("restartPoints") / 2);
+            for (String same : List.of("frames", "entries", "streamSize", "damage", "gzipMembers")) {
+                assertThat(fast.get(same)).as(same).isEqualTo(java.get(same));
+            }
+        }
+    }
+
+    /**
      * Backwards, every read starts afresh from the restart point before its key, so every point's
      * bit shift meets whatever blocks follow it, stored ones included.
      */

@@ -1,0 +1,394 @@
+package org.containerfs.g3;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+import org.containerfs.spi.ContainerChannel;
+
+/**
+ * The one pass over a sound .g3.gz with native zlib ({@link Inflater}), as fast as
+ * {@code GZIPInputStream}. zlib does not say where deflate blocks end, which a restart point needs,
+ * so where a point is due (every {@code span} bytes of output) {@link BlockFinder} looks ahead in the
+ * compressed bytes for the end of a block and the output that block adds after its last whole byte.
+ * The inflater is then fed exactly up to that byte: what it has written by then, plus that tail, is
+ * the point's output offset, and the 32 KiB before it its window. Before a point is handed on, a
+ * second inflater started from it must reproduce the next bytes of the real output; a point that
+ * does not is dropped (the next search follows).
+ *
+ * <p>Anything else (damage of any kind, trailing bytes, a dictionary) ends this pass with
+ * {@link Unsupported}: the caller then scans with {@link JavaInflater}, which reports damage exactly.
+ */
+final class NativeGzipScan implements SequentialReader {
+    private static final int WINDOW = JavaInflater.WINDOW;
+    private static final int CHUNK = 16 * 1024; // small: a search starts at most this far past the point it is due
+    private static final int LIMIT = WINDOW + 256 * 1024;
+    private static final int FIRST_SEARCH = 256 * 1024;
+    private static final int MAX_SEARCH = 4 << 20;
+    private static final int VERIFY = 16 * 1024;
+
+    /** This pass cannot go on; the caller starts over with the Java inflater. */
+    static final class Unsupported extends RuntimeException {
+        Unsupported(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    private final ContainerChannel channel;
+    private final long fileSize;
+    private final long span;
+    private final JavaInflater.Points points;
+    private final Inflater inflater = new Inflater(true);
+    private final CRC32 crc = new CRC32();
+    private final byte[] in = new byte[CHUNK];
+    private long fed; // compressed bytes handed to the inflater (a file offset)
+
+    private final byte[] out = new byte[LIMIT];
+    private int wpos;
+    private int rpos;
+    private long outBase; // logical offset of out[0]
+
+    private int member = -1;
+    private long memberOut;
+    private boolean ended;
+    private long lastPointOut;
+    /** No more points in this member (its last block was found, or the search reached the end of the file). */
+    private boolean noMorePoints;
+    /** Searches start no earlier than this compressed byte (after one that found nothing). */
+    private long searchFrom;
+
+    // the point being made: fed up to stopByte, then its output offset is known, then its window
+    private long pointBit = -1;
+    private long pointTail;
+    private long stopByte = -1;
+    private long pointOut = -1;
+
+    // a point made and not yet handed on: its window, and the output a fresh inflater made from it
+    private byte[] candidateWindow;
+    private long candidateBit;
+    private long candidateOut;
+    private byte[] expected;
+    private int expectedLength;
+    private int matched;
+
+    NativeGzipScan(ContainerChannel channel, long span, JavaInflater.Points points) throws IOException {
+        this.channel = channel;
+        this.fileSize = channel.size();
+        this.span = span;
+        this.points = points;
+    }
+
+    @Override
+    public long position() {
+        return outBase + rpos;
+    }
+
+    @Override
+    public long remaining() {
+        return -1;
+    }
+
+    @Override
+    public boolean skipReadsData() {
+        return true;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        int done = 0;
+        while (done < len) {
+            if (rpos == wpos && !fill()) {
+                break;
+            }
+            int n = Math.min(len - done, wpos - rpos);
+            System.arraycopy(out, rpos, b, off + done, n);
+            rpos += n;
+            done += n;
+        }
+        return done;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+        long done = 0;
+        while (done < n) {
+            if (rpos == wpos && !fill()) {
+                break;
+            }
+            int k = (int) Math.min(n - done, wpos - rpos);
+            rpos += k;
+            done += k;
+        }
+        return done;
+    }
+
+    void close() {
+        inflater.end();
+    }
+
+    private long outNow() {
+        return outBase + wpos;
+    }
+
+    /** Inflates more; false at the end of the stream. Keeps the 32 KiB before the output for windows. */
+    private boolean fill() throws IOException {
+        if (wpos > WINDOW) {
+            int keep = wpos - WINDOW;
+            System.arraycopy(out, keep, out, 0, WINDOW);
+            outBase += keep;
+            wpos = WINDOW;
+            rpos = WINDOW;
+        }
+        try {
+            while (wpos < LIMIT && !ended) {
+                step();
+            }
+        } catch (DataFormatException e) {
+            throw new Unsupported("deflate data zlib refuses near compressed byte " + fed + ": " + e.getMessage());
+        }
+        return wpos > rpos;
+    }
+
+    private void step() throws IOException, DataFormatException {
+        if (member < 0 || inflater.finished()) {
+            if (!nextMember()) {
+                ended = true;
+            }
+            return;
+        }
+        if (pointBit < 0 && candidateWindow == null && !noMorePoints && outNow() - lastPointOut >= span
+                && fed >= searchFrom) {
+            search();
+        }
+        int room = LIMIT - wpos;
+        if (pointBit < 0 && candidateWindow == null && !noMorePoints && fed >= searchFrom) {
+            room = (int) Math.min(room, lastPointOut + span - outNow()); // stop where the next point is due
+        }
+        if (pointOut >= 0) {
+            room = (int) Math.min(room, pointOut - outNow());
+            if (room == 0) {
+                makeCandidate();
+                return;
+            }
+        }
+        int n = inflater.inflate(out, wpos, room);
+        if (n > 0) {
+            crc.update(out, wpos, n);
+            verify(wpos, n);
+            wpos += n;
+            return;
+        }
+        if (inflater.finished()) {
+            return;
+        }
+        if (inflater.needsDictionary() || !inflater.needsInput()) {
+            throw new Unsupported("a deflate stream with a preset dictionary");
+        }
+        if (stopByte >= 0 && fed == stopByte) {
+            // every symbol that ends in the bytes fed so far is out: the block's tail is the rest
+            pointOut = outNow() + pointTail;
+            stopByte = -1;
+            return;
+        }
+        feed(stopByte >= 0 ? stopByte : fileSize);
+    }
+
+    private void feed(long limit) throws IOException {
+        if (fed >= limit) {
+            throw new Unsupported("the compressed data ends inside gzip member " + member);
+        }
+        int n = (int) Math.min(CHUNK, limit - fed);
+        channel.readFully(ByteBuffer.wrap(in, 0, n), fed);
+        inflater.setInput(in, 0, n);
+        fed += n;
+    }
+
+    /** Looks for the next block boundary from the bytes not yet fed. */
+    private void search() throws IOException {
+        int length = (int) Math.min(FIRST_SEARCH, fileSize - fed);
+        while (true) {
+            byte[] data = new byte[length + BlockFinder.PADDING];
+            channel.readFully(ByteBuffer.wrap(data, 0, length), fed);
+            BlockFinder.Found found = BlockFinder.find(data, length);
+            if (found != null) {
+                if (found.finalBlock()) {
+                    noMorePoints = true;
+                    return;
+                }
+                pointBit = fed * 8 + found.bit();
+                pointTail = found.tailOut();
+                stopByte = pointBit >>> 3;
+                return;
+            }
+            if (fed + length >= fileSize) {
+                noMorePoints = true; // in the member's last block: its end needs no point
+                return;
+            }
+            if (length >= MAX_SEARCH) {
+                searchFrom = fed + length; // no boundary this pass can find here: try again further on
+                return;
+            }
+            length = (int) Math.min((long) length * 4, Math.min(MAX_SEARCH, fileSize - fed));
+        }
+    }
+
+    /** The output has reached the new point: take its window and start checking it. */
+    private void makeCandidate() throws IOException {
+        int w = (int) Math.min(WINDOW, pointOut - memberOut);
+        candidateWindow = Arrays.copyOfRange(out, wpos - w, wpos);
+        candidateBit = pointBit;
+        candidateOut = pointOut;
+        pointBit = -1;
+        pointOut = -1;
+        expected = new byte[VERIFY];
+        expectedLength = inflateFrom(candidateBit, candidateWindow, expected);
+        matched = 0;
+        if (expectedLength <= 0) {
+            dropCandidate();
+        }
+    }
+
+    /** Compares new output with the candidate's; hands the candidate on once all of it matched. */
+    private void verify(int from, int n) {
+        if (candidateWindow == null) {
+            return;
+        }
+        long at = outBase + from;
+        int start = (int) (candidateOut + matched - at);
+        if (start < 0 || start >= n) {
+            return;
+        }
+        int len = Math.min(n - start, expectedLength - matched);
+        if (!Arrays.equals(out, from + start, from + start + len, expected, matched, matched + len)) {
+            dropCandidate();
+            return;
+        }
+        matched += len;
+        if (matched == expectedLength) {
+            acceptCandidate();
+        }
+    }
+
+    private void acceptCandidate() {
+        points.point(member, candidateBit, candidateOut, candidateWindow);
+        lastPointOut = candidateOut;
+        candidateWindow = null;
+        expected = null;
+    }
+
+    private void dropCandidate() {
+        candidateWindow = null;
+        expected = null;
+    }
+
+    /**
+     * Inflates up to {@code dst.length} bytes with a fresh inflater started at {@code bit} with
+     * {@code window}, as a read would; the count (short at the member's end), or -1 if zlib refuses.
+     */
+    private int inflateFrom(long bit, byte[] window, byte[] dst) throws IOException {
+        Inflater check = new Inflater(true);
+        try {
+            if (window.length > 0) {
+                check.setDictionary(window);
+            }
+            byte[] raw = new byte[8 * 1024];
+            byte[] input = new byte[raw.length + EmptyBlockPrefix.MAX_BYTES];
+            long next = bit >>> 3;
+            int shift = (int) (bit & 7);
+            int done = 0;
+            while (done < dst.length && !check.finished()) {
+                if (check.needsInput()) {
+                    int n = channel.readUpTo(ByteBuffer.wrap(raw), next);
+                    if (n == 0) {
+                        break;
+                    }
+                    next += n;
+                    if (shift != 0) {
+                        check.setInput(input, 0, EmptyBlockPrefix.primed(shift, raw, n, input));
+                        shift = 0;
+                    } else {
+                        check.setInput(raw, 0, n); // consumed before the next read into raw
+                    }
+                }
+                int n = check.inflate(dst, done, dst.length - done);
+                if (n == 0 && (check.needsDictionary() || !check.needsInput() && !check.finished())) {
+                    return -1;
+                }
+                done += n;
+            }
+            return done;
+        } catch (DataFormatException e) {
+            return -1;
+        } finally {
+            check.end();
+        }
+    }
+
+    /** Checks the ended member's trailer and starts the next member; false at the end of the file. */
+    private boolean nextMember() throws IOException {
+        long at = 0;
+        if (member >= 0) {
+            long deflateEnd = fed - inflater.getRemaining();
+            ByteBuffer trailer = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            if (channel.readUpTo(trailer, deflateEnd) < 8) {
+                throw new Unsupported("gzip member " + member + " without its trailer");
+            }
+            long memberSize = outNow() - memberOut;
+            if ((trailer.getInt(0) & 0xFFFFFFFFL) != crc.getValue() || (trailer.getInt(4) & 0xFFFFFFFFL) != (memberSize & 0xFFFFFFFFL)) {
+                throw new Unsupported("gzip member " + member + " fails its trailer check");
+            }
+            dropCandidate(); // one still being checked would start a read at the member's very end
+            pointBit = -1; // a boundary found past this member's end belongs to none of its blocks
+            pointOut = -1;
+            stopByte = -1;
+            at = deflateEnd + 8;
+        }
+        if (at >= fileSize) {
+            return false;
+        }
+        long deflateStart = memberHeader(at);
+        member++;
+        memberOut = outNow();
+        lastPointOut = memberOut;
+        noMorePoints = false;
+        searchFrom = 0;
+        crc.reset();
+        inflater.reset();
+        fed = deflateStart;
+        points.member(member, at, memberOut);
+        points.point(member, deflateStart * 8, memberOut, new byte[0]);
+        return true;
+    }
+
+    /** The offset after the gzip member header at {@code at}. */
+    private long memberHeader(long at) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate((int) Math.min(64 * 1024, fileSize - at)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int n = channel.readUpTo(head, at);
+        if (n < 10 || (head.get(0) & 0xFF) != 0x1F || (head.get(1) & 0xFF) != 0x8B || head.get(2) != 8
+                || (head.get(3) & 0xE0) != 0) {
+            throw new Unsupported("bytes at " + at + " that are not a gzip member");
+        }
+        int flags = head.get(3);
+        int p = 10;
+        if ((flags & 4) != 0) {
+            p += 2 + (p + 2 <= n ? head.getShort(p) & 0xFFFF : 0);
+        }
+        for (int bit : new int[] {8, 16}) {
+            if ((flags & bit) != 0) {
+                while (p < n && head.get(p) != 0) {
+                    p++;
+                }
+                p++;
+            }
+        }
+        if ((flags & 2) != 0) {
+            p += 2;
+        }
+        if (p >= n) {
+            throw new Unsupported("a gzip member header at " + at + " longer than this pass reads");
+        }
+        return at + p;
+    }
+}

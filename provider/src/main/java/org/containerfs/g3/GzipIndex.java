@@ -104,6 +104,7 @@ final class GzipIndex implements G3Data {
                 trim();
                 return;
             } catch (NativeGzipScan.Unsupported e) {
+                fast.close(); // its thread adds no more points
                 fallback = e.getMessage();
                 index.clear();
                 clear();

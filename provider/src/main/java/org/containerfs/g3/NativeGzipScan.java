@@ -47,7 +47,6 @@ final class NativeGzipScan implements SequentialReader {
 
     private final byte[] out = new byte[LIMIT];
     private int wpos;
-    private int rpos;
     private long outBase; // logical offset of out[0]
 
     private int member = -1;
@@ -82,7 +81,7 @@ final class NativeGzipScan implements SequentialReader {
 
     @Override
     public long position() {
-        return outBase + rpos;
+        return consumed;
     }
 
     @Override
@@ -95,18 +94,35 @@ final class NativeGzipScan implements SequentialReader {
         return true;
     }
 
+    // ---- the reading side: segments of output, inflated by another thread where there is a core for it
+
+    private static final Object END = new Object();
+    private static final int SEGMENT = LIMIT; // the first one starts at 0, later ones after the kept window
+    private static final int QUEUE = 8;
+
+    private final java.util.concurrent.BlockingQueue<Object> ready = new java.util.concurrent.ArrayBlockingQueue<>(QUEUE);
+    private final java.util.concurrent.BlockingQueue<byte[]> free = new java.util.concurrent.ArrayBlockingQueue<>(QUEUE + 2);
+    private volatile boolean stopped;
+    private Thread producer;
+    private byte[] segment;
+    private int segmentPos;
+    private int segmentLength;
+    private long consumed;
+    private boolean atEnd;
+
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         int done = 0;
         while (done < len) {
-            if (rpos == wpos && !fill()) {
+            if (segmentPos == segmentLength && !nextSegment()) {
                 break;
             }
-            int n = Math.min(len - done, wpos - rpos);
-            System.arraycopy(out, rpos, b, off + done, n);
-            rpos += n;
+            int n = Math.min(len - done, segmentLength - segmentPos);
+            System.arraycopy(segment, segmentPos, b, off + done, n);
+            segmentPos += n;
             done += n;
         }
+        consumed += done;
         return done;
     }
 
@@ -114,17 +130,111 @@ final class NativeGzipScan implements SequentialReader {
     public long skip(long n) throws IOException {
         long done = 0;
         while (done < n) {
-            if (rpos == wpos && !fill()) {
+            if (segmentPos == segmentLength && !nextSegment()) {
                 break;
             }
-            int k = (int) Math.min(n - done, wpos - rpos);
-            rpos += k;
+            int k = (int) Math.min(n - done, segmentLength - segmentPos);
+            segmentPos += k;
             done += k;
         }
+        consumed += done;
         return done;
     }
 
+    /**
+     * Takes the next segment of output; false at the end of the stream. With two or more cores a
+     * thread of its own inflates ahead while the caller scans frames and checks their CRCs, so the
+     * open takes about as long as the inflate alone.
+     */
+    private boolean nextSegment() throws IOException {
+        if (atEnd) {
+            return false;
+        }
+        if (segment != null) {
+            free.offer(segment);
+            segment = null;
+        }
+        Object next;
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            Segment s = produceSegment();
+            next = s == null ? END : s;
+        } else {
+            if (producer == null) {
+                producer = new Thread(this::produce, "containerfs-gzip-inflate");
+                producer.setDaemon(true);
+                producer.start();
+            }
+            try {
+                next = ready.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while inflating the .g3.gz");
+            }
+        }
+        if (next == END) {
+            atEnd = true;
+            return false;
+        }
+        if (next instanceof IOException e) {
+            atEnd = true;
+            throw e;
+        }
+        if (next instanceof RuntimeException e) {
+            atEnd = true;
+            throw e;
+        }
+        if (next instanceof Error e) {
+            atEnd = true;
+            throw e;
+        }
+        Segment s = (Segment) next;
+        segment = s.bytes();
+        segmentPos = 0;
+        segmentLength = s.length();
+        return true;
+    }
+
+    private record Segment(byte[] bytes, int length) {}
+
+    /** The inflating thread: segments until the end of the stream or a failure, each handed over in order. */
+    private void produce() {
+        try {
+            Segment s;
+            while ((s = produceSegment()) != null) {
+                hand(s);
+            }
+            hand(END);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                hand(e);
+            } catch (InterruptedException ignored) {
+                // stopped: nobody is reading
+            }
+        } catch (InterruptedException stoppedByClose) {
+            // nobody reads any more
+        }
+    }
+
+    private void hand(Object item) throws InterruptedException {
+        while (!stopped) {
+            if (ready.offer(item, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        }
+        throw new InterruptedException();
+    }
+
+    /** Stops the inflating thread (the caller stops reading early, or is done) and frees zlib's memory. */
     void close() {
+        stopped = true;
+        if (producer != null) {
+            producer.interrupt();
+            try {
+                producer.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         inflater.end();
     }
 
@@ -132,15 +242,15 @@ final class NativeGzipScan implements SequentialReader {
         return outBase + wpos;
     }
 
-    /** Inflates more; false at the end of the stream. Keeps the 32 KiB before the output for windows. */
-    private boolean fill() throws IOException {
+    /** Inflates the next segment of output (a copy), or null at the end. Keeps the 32 KiB before it for windows. */
+    private Segment produceSegment() throws IOException {
         if (wpos > WINDOW) {
             int keep = wpos - WINDOW;
             System.arraycopy(out, keep, out, 0, WINDOW);
             outBase += keep;
             wpos = WINDOW;
-            rpos = WINDOW;
         }
+        int start = wpos;
         try {
             while (wpos < LIMIT && !ended) {
                 step();
@@ -148,7 +258,15 @@ final class NativeGzipScan implements SequentialReader {
         } catch (DataFormatException e) {
             throw new Unsupported("deflate data zlib refuses near compressed byte " + fed + ": " + e.getMessage());
         }
-        return wpos > rpos;
+        if (wpos == start) {
+            return null;
+        }
+        byte[] copy = free.poll();
+        if (copy == null) {
+            copy = new byte[SEGMENT];
+        }
+        System.arraycopy(out, start, copy, 0, wpos - start);
+        return new Segment(copy, wpos - start);
     }
 
     private void step() throws IOException, DataFormatException {

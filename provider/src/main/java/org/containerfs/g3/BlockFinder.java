@@ -162,31 +162,11 @@ final class BlockFinder {
             int sym = e >>> 4;
             v >>>= len;
             at += len;
-            if (sym < 16) {
-                lengths[i++] = sym;
-                continue;
-            }
-            int repeat;
-            int value = 0;
-            if (sym == 16) {
-                if (i == 0) {
-                    return -1;
-                }
-                value = lengths[i - 1];
-                repeat = 3 + (int) (v & 3);
-                at += 2;
-            } else if (sym == 17) {
-                repeat = 3 + (int) (v & 7);
-                at += 3;
-            } else {
-                repeat = 11 + (int) (v & 127);
-                at += 7;
-            }
-            if (i + repeat > n) {
+            int extraBits = sym < 16 ? 0 : JavaInflater.REPEAT_BITS[sym - 16];
+            i = JavaInflater.codeLength(sym, (int) (v & ((1 << extraBits) - 1)), lengths, i, n);
+            at += extraBits;
+            if (i < 0) {
                 return -1;
-            }
-            while (repeat-- > 0) {
-                lengths[i++] = value;
             }
         }
         if (lengths[256] == 0 || !complete(lengths, hlit)) {

@@ -13,7 +13,7 @@ import org.containerfs.spi.ContainerFormatException;
  * multi-member file and checks each member's CRC-32 and length. Memory is fixed (the 32 KiB window
  * and buffers); nothing is allocated from the input.
  */
-final class JavaInflater implements SequentialReader {
+final class JavaInflater extends BufferedSequentialReader {
     static final int WINDOW = 32 * 1024;
     private static final int CHUNK = 256 * 1024;
     private static final int LIMIT = WINDOW + CHUNK;
@@ -64,8 +64,7 @@ final class JavaInflater implements SequentialReader {
     private int bitCount;
 
     private final byte[] out = new byte[LIMIT + 512];
-    private int wpos;
-    private int rpos;
+    private int wpos; // out[readPos, wpos) is decoded and not yet read
     private int crcFrom; // out[crcFrom..wpos) is not in the member CRC yet
     private long outBase; // logical offset of out[0]
 
@@ -87,6 +86,7 @@ final class JavaInflater implements SequentialReader {
         this.span = span;
         this.points = points;
         in.limit(0);
+        buffer = out;
     }
 
     /** What ended the stream early (truncation, corrupt data, trailing garbage), or null. */
@@ -103,47 +103,8 @@ final class JavaInflater implements SequentialReader {
     }
 
     @Override
-    public long position() {
-        return outBase + rpos;
-    }
-
-    @Override
-    public long remaining() {
-        return -1;
-    }
-
-    @Override
-    public boolean skipReadsData() {
-        return true;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        int done = 0;
-        while (done < len) {
-            if (rpos == wpos && !fill()) {
-                break;
-            }
-            int n = Math.min(len - done, wpos - rpos);
-            System.arraycopy(out, rpos, b, off + done, n);
-            rpos += n;
-            done += n;
-        }
-        return done;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-        long done = 0;
-        while (done < n) {
-            if (rpos == wpos && !fill()) {
-                break;
-            }
-            int k = (int) Math.min(n - done, wpos - rpos);
-            rpos += k;
-            done += k;
-        }
-        return done;
+    protected boolean refill() throws IOException {
+        return fill();
     }
 
     /** Decodes more output; false at the end of the stream. */
@@ -153,7 +114,7 @@ final class JavaInflater implements SequentialReader {
             System.arraycopy(out, keep, out, 0, WINDOW);
             outBase += keep;
             wpos = WINDOW;
-            rpos = WINDOW;
+            readPos = WINDOW;
             crcFrom = WINDOW;
         }
         try {
@@ -168,7 +129,8 @@ final class JavaInflater implements SequentialReader {
                     + " data): " + e.getMessage());
         }
         updateCrc();
-        return wpos > rpos;
+        readEnd = wpos;
+        return readEnd > readPos;
     }
 
     private void end(String why) {
@@ -400,28 +362,9 @@ final class JavaInflater implements SequentialReader {
         int i = 0;
         while (i < hlit + hdist) {
             int sym = decode(clh);
-            if (sym < 16) {
-                lengths[i++] = sym;
-                continue;
-            }
-            int repeat;
-            int value = 0;
-            if (sym == 16) {
-                if (i == 0) {
-                    throw new IllegalStateException("repeat with no previous length");
-                }
-                value = lengths[i - 1];
-                repeat = 3 + bits(2);
-            } else if (sym == 17) {
-                repeat = 3 + bits(3);
-            } else {
-                repeat = 11 + bits(7);
-            }
-            if (i + repeat > hlit + hdist) {
-                throw new IllegalStateException("code lengths overflow");
-            }
-            while (repeat-- > 0) {
-                lengths[i++] = value;
+            i = codeLength(sym, sym < 16 ? 0 : bits(REPEAT_BITS[sym - 16]), lengths, i, lengths.length);
+            if (i < 0) {
+                throw new IllegalStateException(i == -1 ? "repeat with no previous length" : "code lengths overflow");
             }
         }
         if (lengths[256] == 0) {
@@ -429,6 +372,31 @@ final class JavaInflater implements SequentialReader {
         }
         lit = Huffman.build(java.util.Arrays.copyOfRange(lengths, 0, hlit), hlit);
         dist = Huffman.build(java.util.Arrays.copyOfRange(lengths, hlit, hlit + hdist), hdist);
+    }
+
+    /** Extra bits of the code-length symbols 16, 17 and 18. */
+    static final int[] REPEAT_BITS = {2, 3, 7};
+
+    /**
+     * Stores code-length symbol {@code sym} (a length, or 16/17/18: a repeat whose extra bits are
+     * {@code extra}) at {@code lengths[i]}; returns the next index, -1 for a repeat of nothing, -2 for
+     * a run past {@code end}. Shared by the decoder and {@link BlockFinder}, whose bit sources differ.
+     */
+    static int codeLength(int sym, int extra, int[] lengths, int i, int end) {
+        if (sym < 16) {
+            lengths[i] = sym;
+            return i + 1;
+        }
+        if (sym == 16 && i == 0) {
+            return -1;
+        }
+        int value = sym == 16 ? lengths[i - 1] : 0;
+        int repeat = sym == 16 ? 3 + extra : sym == 17 ? 3 + extra : 11 + extra;
+        if (i + repeat > end) {
+            return -2;
+        }
+        java.util.Arrays.fill(lengths, i, i + repeat, value);
+        return i + repeat;
     }
 
     private int decode(Huffman h) throws IOException {

@@ -21,7 +21,7 @@ import org.containerfs.spi.ContainerChannel;
  * <p>Anything else (damage of any kind, trailing bytes, a dictionary) ends this pass with
  * {@link Unsupported}: the caller then scans with {@link JavaInflater}, which reports damage exactly.
  */
-final class NativeGzipScan implements SequentialReader {
+final class NativeGzipScan extends BufferedSequentialReader {
     private static final int WINDOW = JavaInflater.WINDOW;
     private static final int CHUNK = 16 * 1024; // small: a search starts at most this far past the point it is due
     private static final int LIMIT = WINDOW + 256 * 1024;
@@ -79,21 +79,6 @@ final class NativeGzipScan implements SequentialReader {
         this.points = points;
     }
 
-    @Override
-    public long position() {
-        return consumed;
-    }
-
-    @Override
-    public long remaining() {
-        return -1;
-    }
-
-    @Override
-    public boolean skipReadsData() {
-        return true;
-    }
-
     // ---- the reading side: segments of output, inflated by another thread where there is a core for it
 
     private static final Object END = new Object();
@@ -104,41 +89,11 @@ final class NativeGzipScan implements SequentialReader {
     private final java.util.concurrent.BlockingQueue<byte[]> free = new java.util.concurrent.ArrayBlockingQueue<>(QUEUE + 2);
     private volatile boolean stopped;
     private Thread producer;
-    private byte[] segment;
-    private int segmentPos;
-    private int segmentLength;
-    private long consumed;
     private boolean atEnd;
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        int done = 0;
-        while (done < len) {
-            if (segmentPos == segmentLength && !nextSegment()) {
-                break;
-            }
-            int n = Math.min(len - done, segmentLength - segmentPos);
-            System.arraycopy(segment, segmentPos, b, off + done, n);
-            segmentPos += n;
-            done += n;
-        }
-        consumed += done;
-        return done;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-        long done = 0;
-        while (done < n) {
-            if (segmentPos == segmentLength && !nextSegment()) {
-                break;
-            }
-            int k = (int) Math.min(n - done, segmentLength - segmentPos);
-            segmentPos += k;
-            done += k;
-        }
-        consumed += done;
-        return done;
+    protected boolean refill() throws IOException {
+        return nextSegment();
     }
 
     /**
@@ -150,9 +105,9 @@ final class NativeGzipScan implements SequentialReader {
         if (atEnd) {
             return false;
         }
-        if (segment != null) {
-            free.offer(segment);
-            segment = null;
+        if (buffer != null) {
+            free.offer(buffer);
+            buffer = null;
         }
         Object next;
         if (Runtime.getRuntime().availableProcessors() < 2) {
@@ -188,9 +143,9 @@ final class NativeGzipScan implements SequentialReader {
             throw e;
         }
         Segment s = (Segment) next;
-        segment = s.bytes();
-        segmentPos = 0;
-        segmentLength = s.length();
+        buffer = s.bytes();
+        readPos = 0;
+        readEnd = s.length();
         return true;
     }
 

@@ -1,0 +1,63 @@
+package org.containerfs.g3;
+
+import java.io.IOException;
+
+/**
+ * Read and skip of a decompressed stream, written once for the inflaters: a subclass makes the next
+ * bytes available as {@code buffer[readPos, readEnd)} in {@link #refill()}.
+ */
+abstract class BufferedSequentialReader implements SequentialReader {
+    protected byte[] buffer;
+    protected int readPos;
+    protected int readEnd;
+    private long consumed;
+
+    /** Makes more bytes available after the last ones were taken; false at the end of the stream. */
+    protected abstract boolean refill() throws IOException;
+
+    @Override
+    public long position() {
+        return consumed;
+    }
+
+    @Override
+    public long remaining() {
+        return -1;
+    }
+
+    @Override
+    public boolean skipReadsData() {
+        return true;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        int done = 0;
+        while (done < len) {
+            if (readPos == readEnd && !refill()) {
+                break;
+            }
+            int n = Math.min(len - done, readEnd - readPos);
+            System.arraycopy(buffer, readPos, b, off + done, n);
+            readPos += n;
+            done += n;
+        }
+        consumed += done;
+        return done;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+        long done = 0;
+        while (done < n) {
+            if (readPos == readEnd && !refill()) {
+                break;
+            }
+            int k = (int) Math.min(n - done, readEnd - readPos);
+            readPos += k;
+            done += k;
+        }
+        consumed += done;
+        return done;
+    }
+}

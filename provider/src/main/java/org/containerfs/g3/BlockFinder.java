@@ -22,6 +22,17 @@ final class BlockFinder {
     static final int PADDING = 8;
     private static final int MAX_DISTANCE = 32768;
     private static final int RING = 16;
+    /** By the first 13 bits at a bit offset (BFINAL, BTYPE, HLIT, HDIST): whether a block can start there. */
+    private static final boolean[] MAY_START = new boolean[1 << 13];
+    /** Share of the code space a code length takes (in 128ths), 0 for an unused symbol. */
+    private static final int[] KRAFT_128 = {0, 64, 32, 16, 8, 4, 2, 1};
+
+    static {
+        for (int v = 0; v < MAY_START.length; v++) {
+            int type = (v >>> 1) & 3;
+            MAY_START[v] = type == 0 || type == 2 && ((v >>> 3) & 31) <= 29 && ((v >>> 8) & 31) <= 29;
+        }
+    }
 
     /** A block boundary: {@code bit} from the data's start; {@code finalBlock}: the member's last block ends there. */
     record Found(long bit, long tailOut, boolean finalBlock) {}
@@ -55,12 +66,12 @@ final class BlockFinder {
         // a dynamic header is at least 17 + 4*3 bits, a stored one 35: stop where neither fits
         for (long p = 0; p + 64 < limitBits; p++) {
             long w = bits(p);
+            if (!MAY_START[(int) w & 0x1FFF]) {
+                continue; // fixed Huffman, reserved, HLIT > 286 or HDIST > 30
+            }
             int type = (int) (w >>> 1) & 3;
             long end;
             if (type == 2) {
-                if (((w >>> 3) & 31) > 29 || ((w >>> 8) & 31) > 29) {
-                    continue; // HLIT > 286 or HDIST > 30
-                }
                 long body = dynamicHeader(p);
                 if (body < 0) {
                     continue;
@@ -137,9 +148,8 @@ final class BlockFinder {
         long cl = bits(at);
         // most bit offsets fail here: the code-length code's lengths must fill the code space exactly
         int space = 0;
-        for (int i = 0; i < hclen; i++) {
-            int len = (int) (cl >>> (3 * i)) & 7;
-            space += len == 0 ? 0 : 1 << (7 - len);
+        for (int i = 0; i < hclen && space <= 128; i++) {
+            space += KRAFT_128[(int) (cl >>> (3 * i)) & 7];
         }
         if (space != 128) {
             return -1;

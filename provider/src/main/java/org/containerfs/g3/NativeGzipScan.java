@@ -50,6 +50,9 @@ final class NativeGzipScan extends BufferedSequentialReader {
     private long outBase; // logical offset of out[0]
 
     private int member = -1;
+    private long memberDeflateStart;
+    /** Whether output is inflated on a thread of its own (two or more cores): searches then run ahead too. */
+    private final boolean threaded = Runtime.getRuntime().availableProcessors() >= 2;
     private long memberOut;
     private boolean ended;
     private long lastPointOut;
@@ -110,7 +113,7 @@ final class NativeGzipScan extends BufferedSequentialReader {
             buffer = null;
         }
         Object next;
-        if (Runtime.getRuntime().availableProcessors() < 2) {
+        if (!threaded) {
             Segment s = produceSegment();
             next = s == null ? END : s;
         } else {
@@ -170,6 +173,7 @@ final class NativeGzipScan extends BufferedSequentialReader {
         }
     }
 
+    /** Queues an item for the reader; InterruptedException once the reader has stopped. */
     private void hand(Object item) throws InterruptedException {
         while (!stopped) {
             if (ready.offer(item, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
@@ -179,16 +183,23 @@ final class NativeGzipScan extends BufferedSequentialReader {
         throw new InterruptedException();
     }
 
-    /** Stops the inflating thread (the caller stops reading early, or is done) and frees zlib's memory. */
+    /**
+     * Stops the inflating thread (the caller stops reading early, or is done) and frees zlib's memory.
+     * Never by interrupting it: an interrupt during its read would close the container's FileChannel.
+     * It sees the flag within one segment's work.
+     */
     void close() {
         stopped = true;
-        if (producer != null) {
-            producer.interrupt();
-            try {
+        try {
+            if (producer != null) {
                 producer.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+            if (finder != null) {
+                finder.shutdown(); // its search ends by itself: no interrupt, which would close the channel
+                finder.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         inflater.end();
     }
@@ -280,31 +291,89 @@ final class NativeGzipScan extends BufferedSequentialReader {
 
     /** Looks for the next block boundary from the bytes not yet fed. */
     private void search() throws IOException {
-        int length = (int) Math.min(FIRST_SEARCH, fileSize - fed);
+        Located found = null;
+        if (ahead != null) {
+            try {
+                found = ahead.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                found = null; // searched again below, where the error shows if it is real
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while inflating the .g3.gz");
+            }
+            ahead = null;
+            if (found != null && found.kind == Located.FOUND && found.bit < fed * 8) {
+                found = null; // the inflater has gone past it
+            }
+        }
+        if (found == null || found.kind == Located.NONE && found.bit <= fed) {
+            found = locate(fed);
+        }
+        switch (found.kind) {
+            case Located.FOUND -> {
+                pointBit = found.bit;
+                pointTail = found.tail;
+                stopByte = pointBit >>> 3;
+            }
+            case Located.NO_MORE -> noMorePoints = true;
+            default -> searchFrom = found.bit; // no boundary this pass can find there: try again further on
+        }
+    }
+
+    /** What a search found: a boundary (bit, tail), no more points in the member, or nothing up to byte {@code bit}. */
+    private record Located(int kind, long bit, long tail) {
+        static final int FOUND = 0;
+        static final int NO_MORE = 1;
+        static final int NONE = 2;
+    }
+
+    /** The first block boundary after compressed byte {@code from}; safe from any thread (positional reads only). */
+    private Located locate(long from) throws IOException {
+        int length = (int) Math.min(FIRST_SEARCH, fileSize - from);
         while (true) {
             byte[] data = new byte[length + BlockFinder.PADDING];
-            channel.readFully(ByteBuffer.wrap(data, 0, length), fed);
+            channel.readFully(ByteBuffer.wrap(data, 0, length), from);
             BlockFinder.Found found = BlockFinder.find(data, length);
             if (found != null) {
-                if (found.finalBlock()) {
-                    noMorePoints = true;
-                    return;
-                }
-                pointBit = fed * 8 + found.bit();
-                pointTail = found.tailOut();
-                stopByte = pointBit >>> 3;
-                return;
+                return found.finalBlock() ? new Located(Located.NO_MORE, 0, 0)
+                        : new Located(Located.FOUND, from * 8 + found.bit(), found.tailOut());
             }
-            if (fed + length >= fileSize) {
-                noMorePoints = true; // in the member's last block: its end needs no point
-                return;
+            if (from + length >= fileSize) {
+                return new Located(Located.NO_MORE, 0, 0); // in the member's last block: its end needs no point
             }
             if (length >= MAX_SEARCH) {
-                searchFrom = fed + length; // no boundary this pass can find here: try again further on
-                return;
+                return new Located(Located.NONE, from + length, 0);
             }
-            length = (int) Math.min((long) length * 4, Math.min(MAX_SEARCH, fileSize - fed));
+            length = (int) Math.min((long) length * 4, Math.min(MAX_SEARCH, fileSize - from));
         }
+    }
+
+    /** The next point's search, started on another thread where the inflater will be when it is due. */
+    private java.util.concurrent.Future<Located> ahead;
+    private java.util.concurrent.ExecutorService finder;
+
+    /**
+     * Starts the next search early, from where the compressed stream should be one span of output on
+     * (at this member's ratio so far), so that it runs while the inflater gets there. A guess that
+     * lands behind the inflater is discarded and the search made then, as without it.
+     */
+    private void searchAhead(long deflateStart) {
+        long out = outNow() - memberOut;
+        if (!threaded || out <= 0 || noMorePoints) {
+            return;
+        }
+        long from = fed + (long) (span * ((fed - deflateStart) / (double) out));
+        if (from >= fileSize) {
+            return;
+        }
+        if (finder == null) {
+            finder = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "containerfs-gzip-blocks");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        ahead = finder.submit(() -> locate(from));
     }
 
     /** The output has reached the new point: take its window and start checking it. */
@@ -349,6 +418,7 @@ final class NativeGzipScan extends BufferedSequentialReader {
         lastPointOut = candidateOut;
         candidateWindow = null;
         expected = null;
+        searchAhead(memberDeflateStart);
     }
 
     private void dropCandidate() {
@@ -430,6 +500,8 @@ final class NativeGzipScan extends BufferedSequentialReader {
         crc.reset();
         inflater.reset();
         fed = deflateStart;
+        memberDeflateStart = deflateStart;
+        ahead = null; // a search for the member before
         points.member(member, at, memberOut);
         points.point(member, deflateStart * 8, memberOut, new byte[0]);
         return true;

@@ -117,7 +117,7 @@ public final class NioFuseOperations implements FuseOperations {
     public Set<Operation> supportedOperations() {
         EnumSet<Operation> ops = EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READ_DIR,
                 Operation.OPEN, Operation.READ, Operation.RELEASE, Operation.STATFS, Operation.GET_XATTR,
-                Operation.LIST_XATTR, Operation.FSYNC, Operation.FLUSH);
+                Operation.LIST_XATTR, Operation.FSYNC, Operation.FLUSH, Operation.OPEN_DIR, Operation.RELEASE_DIR);
         if (writable) {
             ops.addAll(EnumSet.of(Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
                     Operation.RMDIR, Operation.RENAME, Operation.TRUNCATE, Operation.CHMOD, Operation.CHOWN,
@@ -262,51 +262,98 @@ public final class NioFuseOperations implements FuseOperations {
         });
     }
 
+    /**
+     * An open directory: its entries, read once at the first readdir (offset 0) and served from here by
+     * offset. The offsets make libfuse pass every reply page straight to the kernel with the entries'
+     * attributes (readdirplus); with offset 0 for every entry, libfuse 3.14 buffers the listing and
+     * the kernel still looks up each name (one LOOKUP per file in {@code ls -l}).
+     */
+    private static final class DirHandle {
+        List<DirEntry> entries;
+    }
+
+    /** One listed name; {@code attributes} is null for a file still being written (shown as such). */
+    private record DirEntry(String name, BasicFileAttributes attributes, WriteHandle writing) {}
+
+    @Override
+    public int opendir(String path, FileInfo fi) {
+        return guard("opendir", path, () -> {
+            if (!Files.isDirectory(resolve(path))) {
+                return -errno.enotdir();
+            }
+            fi.setFh(register(new DirHandle()));
+            return 0;
+        });
+    }
+
+    @Override
+    public int releasedir(String path, FileInfo fi) {
+        handles.remove(fi.getFh());
+        return 0;
+    }
+
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
         return guard("readdir", path, () -> {
-            Path dir = resolve(path);
             boolean plus = (flags & FUSE_READDIR_PLUS) != 0;
-            if (filler.fill(".", st -> st.setMode(Stat.S_IFDIR), 0, 0) != 0
-                    || filler.fill("..", st -> st.setMode(Stat.S_IFDIR), 0, 0) != 0) {
-                return -errno.enomem();
+            DirHandle dh = handles.get(fi.getFh()) instanceof DirHandle h ? h : new DirHandle();
+            List<DirEntry> entries = dh.entries;
+            if (entries == null || offset == 0) {
+                entries = list(path);
+                dh.entries = entries;
             }
-            Set<String> listed = writing.isEmpty() ? null : new HashSet<>();
-            // Listing a directory is where a live container notices growth (the provider's size check).
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-                for (Path child : entries) {
-                    String name = child.getFileName().toString();
-                    int full;
-                    if (plus) {
-                        BasicFileAttributes a;
-                        try {
-                            a = Files.readAttributes(child, BasicFileAttributes.class);
-                        } catch (NoSuchFileException gone) {
-                            continue;
-                        }
-                        full = filler.fill(name, st -> fill(st, a), 0, DirFiller.FUSE_FILL_DIR_PLUS);
+            // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it
+            for (long i = offset; i < entries.size() + 2L; i++) {
+                int full;
+                if (i < 2) {
+                    full = filler.fill(i == 0 ? "." : "..", st -> st.setMode(Stat.S_IFDIR), i + 1, 0);
+                } else {
+                    DirEntry e = entries.get((int) (i - 2));
+                    if (!plus) {
+                        full = filler.fill(e.name(), st -> { }, i + 1, 0);
+                    } else if (e.writing() != null) {
+                        full = filler.fill(e.name(), st -> fillWriting(st, e.writing()), i + 1, DirFiller.FUSE_FILL_DIR_PLUS);
                     } else {
-                        full = filler.fill(name, st -> { }, 0, 0);
-                    }
-                    if (full != 0) {
-                        return -errno.enomem();
-                    }
-                    if (listed != null) {
-                        listed.add(name);
+                        full = filler.fill(e.name(), st -> fill(st, e.attributes()), i + 1, DirFiller.FUSE_FILL_DIR_PLUS);
                     }
                 }
-            }
-            if (listed != null) {
-                String prefix = path.endsWith("/") ? path : path + "/";
-                for (WriteHandle w : writing.values()) {
-                    String name = w.path.substring(w.path.lastIndexOf('/') + 1);
-                    if (w.path.equals(prefix + name) && !listed.contains(name)) {
-                        filler.fill(name, st -> fillWriting(st, w), 0, plus ? DirFiller.FUSE_FILL_DIR_PLUS : 0);
-                    }
+                if (full != 0) {
+                    break; // the reply page is full: the kernel asks again from this offset
                 }
             }
             return 0;
         });
+    }
+
+    /** A directory's entries with their attributes, and the files being written into it. */
+    private List<DirEntry> list(String path) throws IOException {
+        Path dir = resolve(path);
+        List<DirEntry> entries = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
+        // Listing a directory is where a live container notices growth (the provider's size check).
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
+            for (Path child : children) {
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(child, BasicFileAttributes.class);
+                } catch (NoSuchFileException gone) {
+                    continue;
+                }
+                String name = child.getFileName().toString();
+                entries.add(new DirEntry(name, a, null));
+                listed.add(name);
+            }
+        }
+        if (!writing.isEmpty()) {
+            String prefix = path.endsWith("/") ? path : path + "/";
+            for (WriteHandle w : writing.values()) {
+                String name = w.path.substring(w.path.lastIndexOf('/') + 1);
+                if (w.path.equals(prefix + name) && !listed.contains(name)) {
+                    entries.add(new DirEntry(name, null, w));
+                }
+            }
+        }
+        return entries;
     }
 
     @Override
@@ -381,8 +428,13 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int getxattr(String path, String name, ByteBuffer value) {
+        if (neverPresent(name)) {
+            // ENOTSUP, not ENODATA: GNU ls remembers a device that does not support security.* /
+            // system.posix_acl_* and stops asking for every file (two round trips per file in ls -l)
+            return -errno.enotsup();
+        }
         if (!name.startsWith("user.")) {
-            return -errno.enodata(); // security.*, system.posix_acl_*: none here, answered without I/O
+            return -errno.enodata();
         }
         return guard("getxattr", path, () -> {
             byte[] v = xattrs(path).get(name);
@@ -391,6 +443,11 @@ public final class NioFuseOperations implements FuseOperations {
             }
             return copyOut(v, value);
         });
+    }
+
+    /** Namespaces a container can never have: SELinux labels, capabilities, ACLs, trusted.* (answered without I/O). */
+    static boolean neverPresent(String xattrName) {
+        return xattrName.startsWith("security.") || xattrName.startsWith("system.") || xattrName.startsWith("trusted.");
     }
 
     @Override

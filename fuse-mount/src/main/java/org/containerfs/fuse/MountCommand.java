@@ -71,6 +71,11 @@ public final class MountCommand implements Callable<Integer> {
             description = "on Ctrl-C/SIGTERM, how long to retry a busy unmount before detaching it (default: ${DEFAULT-VALUE})")
     int graceSeconds;
 
+    @Option(names = "--read-ahead", paramLabel = "<KiB>", defaultValue = "" + MountSettings.DEFAULT_READ_AHEAD_KB,
+            description = "the kernel's read-ahead window for the mount, set when running as root (0: the kernel's "
+                    + "128 KiB; others: echo N > /sys/class/bdi/<major:minor>/read_ahead_kb) (default: ${DEFAULT-VALUE})")
+    int readAheadKb;
+
     @Option(names = {"-v", "--verbose"}, description = "log commits and session events")
     boolean verbose;
 
@@ -124,7 +129,7 @@ public final class MountCommand implements Callable<Integer> {
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
                 MountSettings.currentGid(), cacheTimeout, container.toAbsolutePath().normalize().toString(), options,
-                verbose, debug);
+                verbose, debug, readAheadKb);
         FuseSession session;
         try {
             session = FuseSession.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings, log);
@@ -252,6 +257,7 @@ public final class MountCommand implements Callable<Integer> {
         }
         cmd.add("--cache-timeout=" + cacheTimeout);
         cmd.add("--grace=" + graceSeconds);
+        cmd.add("--read-ahead=" + readAheadKb);
         if (verbose) {
             cmd.add("--verbose");
         }

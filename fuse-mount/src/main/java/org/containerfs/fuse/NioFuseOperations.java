@@ -89,6 +89,7 @@ public final class NioFuseOperations implements FuseOperations {
     private final Map<String, WriteHandle> writing = new ConcurrentHashMap<>();
     private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
     private final Object createLock = new Object();
+    private volatile int maxRead;
 
     /**
      * @param root     the directory shown as the mount's root (e.g. {@code fs.getPath("/")})
@@ -244,8 +245,16 @@ public final class NioFuseOperations implements FuseOperations {
         stat.aTime().set(a);
     }
 
+    /** The {@code -o max_read} the mount was given (0: none): init must repeat it (libfuse 3.14). */
+    void maxRead(int bytes) {
+        this.maxRead = bytes;
+    }
+
     @Override
     public void init(FuseConnInfo conn, FuseConfig cfg) {
+        if (maxRead > 0) {
+            conn.setMaxRead(maxRead);
+        }
         log.info("FUSE session started (protocol " + conn.protoMajor() + "." + conn.protoMinor() + ")");
     }
 

@@ -59,6 +59,14 @@ public final class FuseSession implements AutoCloseable {
         if (isMounted(mp)) {
             throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
         }
+        if (!settings.allowNonEmpty()) {
+            try (var entries = Files.list(mp)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException("mount point " + mp + " is not empty: the mount would hide its contents "
+                            + "(use an empty directory, or -o nonempty to mount over it anyway)");
+                }
+            }
+        }
         FuseBuilder builder;
         try {
             builder = Fuse.builder();
@@ -253,6 +261,7 @@ public final class FuseSession implements AutoCloseable {
         if (closed) {
             return;
         }
+        operations.finish(); // staged files: committed or dropped before the container closes
         releaseWatcher();
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");

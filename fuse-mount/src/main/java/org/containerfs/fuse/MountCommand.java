@@ -152,6 +152,11 @@ public final class MountCommand implements Callable<Integer> {
             } finally {
                 cleanup.run();
             }
+            if (cleanup.unmountedCleanly()) {
+                // The JVM would exit with 128+signal (130, 143); --help promises 0 for a clean unmount.
+                err.flush();
+                Runtime.getRuntime().halt(0);
+            }
         }, "containerfs-unmount");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("containerfs: mounted " + container + " (" + fs.provider().getScheme() + ", " + mode + ") at "
@@ -173,6 +178,7 @@ public final class MountCommand implements Callable<Integer> {
         private final FileSystem fs;
         private final MountLog log;
         private boolean done;
+        private boolean ended;
 
         Cleanup(FuseSession session, FileSystem fs, MountLog log) {
             this.session = session;
@@ -186,12 +192,17 @@ public final class MountCommand implements Callable<Integer> {
                 return;
             }
             done = true;
-            boolean ended = session.ended();
+            ended = session.ended();
             session.close();
             closeQuietly(fs, log);
             // Logged here, not by the main thread: on SIGTERM the JVM exits as soon as the hook returns.
             log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
                     + "; the kernel ends the session when this process exits");
+        }
+
+        /** Whether cleanup ran and the mount had ended (not left detached). */
+        synchronized boolean unmountedCleanly() {
+            return done && ended;
         }
     }
 

@@ -73,7 +73,7 @@ public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int 
         if (limitWorkers && extraOptions.stream().noneMatch(o -> o.startsWith("max_threads="))) {
             opts.add("max_threads=" + defaultWorkers());
         }
-        opts.addAll(extraOptions);
+        extraOptions.stream().filter(o -> !o.equals(NONEMPTY)).forEach(opts::add);
         List<String> args = new ArrayList<>();
         if (debug) {
             args.add("-d");
@@ -81,6 +81,14 @@ public record MountSettings(boolean readOnly, boolean autoUnmount, int uid, int 
         args.add("-o");
         args.add(String.join(",", opts));
         return args;
+    }
+
+    /** {@code -o nonempty}: libfuse 3 no longer knows it; the mount checks the directory itself. */
+    static final String NONEMPTY = "nonempty";
+
+    /** Whether {@code -o nonempty} allows mounting over a directory that has entries (hiding them). */
+    boolean allowNonEmpty() {
+        return extraOptions.contains(NONEMPTY);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
@@ -86,10 +88,12 @@ public final class NioFuseOperations implements FuseOperations {
     private final AtomicLong nextHandle = new AtomicLong(1);
     private final Map<Long, Object> handles = new ConcurrentHashMap<>();
     /** Files being written, by FUSE path: visible to getattr/readdir before their commit. */
-    private final Map<String, WriteHandle> writing = new ConcurrentHashMap<>();
+    private final Map<String, StagedFile> writing = new ConcurrentHashMap<>();
     private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
     private final Object createLock = new Object();
     private volatile int maxRead;
+    /** Where new files wait until they are committed (see {@link StagedFile}). */
+    private final Path stagingDirectory = Path.of(System.getProperty("java.io.tmpdir"));
 
     /**
      * @param root     the directory shown as the mount's root (e.g. {@code fs.getPath("/")})
@@ -122,7 +126,7 @@ public final class NioFuseOperations implements FuseOperations {
         if (writable) {
             ops.addAll(EnumSet.of(Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
                     Operation.RMDIR, Operation.RENAME, Operation.TRUNCATE, Operation.CHMOD, Operation.CHOWN,
-                    Operation.UTIMENS));
+                    Operation.UTIMENS, Operation.SET_XATTR, Operation.DESTROY));
         }
         return ops;
     }
@@ -178,35 +182,24 @@ public final class NioFuseOperations implements FuseOperations {
 
     private record ReadHandle(SeekableByteChannel channel) {}
 
-    private static final class WriteHandle {
-        final String path;
+    /** An existing file the file system lets this mount write (never a container's unit). */
+    private static final class DirectWrite {
         final SeekableByteChannel channel;
-        final CountDownLatch released = new CountDownLatch(1);
         long position;
 
-        WriteHandle(String path, SeekableByteChannel channel) {
-            this.path = path;
+        DirectWrite(SeekableByteChannel channel, long position) {
             this.channel = channel;
+            this.position = position;
         }
     }
 
     /**
-     * The kernel sends RELEASE after close() has returned to the writer, so a {@code cp a x; cat x}
-     * or {@code cp a rec01; cp b rec02} may arrive before the previous file is committed. Such a
-     * request waits (briefly) for the pending commits.
+     * The kernel sends RELEASE after close() has returned to the writer; a file is normally committed
+     * at its close (FLUSH), but one closed without a write is committed at RELEASE, so a
+     * {@code touch x; cat x} may arrive first: such a request waits (briefly) for it to settle.
      */
-    private boolean awaitReleased(WriteHandle w) throws InterruptedException {
-        return w.released.await(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    private void awaitAllReleased() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
-        for (WriteHandle w : List.copyOf(writing.values())) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || !w.released.await(left, TimeUnit.NANOSECONDS)) {
-                return; // still open by its writer: the provider will say whether it takes another unit
-            }
-        }
+    private static boolean awaitSettled(StagedFile s) throws InterruptedException {
+        return s.settled.await(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     // ---- attributes ----------------------------------------------------------------------------
@@ -220,17 +213,21 @@ public final class NioFuseOperations implements FuseOperations {
         // 1 for directories too: tools then never guess the subdirectory count from the link count.
         stat.setNLink((short) 1);
         stat.setSize(a.size());
+        StatBlocks.set(stat, a.size());
         stat.setUid(uid);
         stat.setGid(gid);
         setTimes(stat, a.lastModifiedTime(), a.lastAccessTime());
     }
 
-    private void fillWriting(Stat stat, WriteHandle w) {
+    private void fillWriting(Stat stat, StagedFile w) {
         stat.setMode(Stat.S_IFREG | 0644);
         stat.setNLink((short) 1);
+        long size;
         synchronized (w) {
-            stat.setSize(w.position);
+            size = w.size;
         }
+        stat.setSize(size);
+        StatBlocks.set(stat, size);
         stat.setUid(uid);
         stat.setGid(gid);
         FileTime now = FileTime.from(Instant.now());
@@ -261,7 +258,7 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int getattr(String path, Stat stat, FileInfo fi) {
         return guard("getattr", path, () -> {
-            WriteHandle w = writing.get(path);
+            StagedFile w = writing.get(path);
             if (w != null) {
                 fillWriting(stat, w);
                 return 0;
@@ -282,7 +279,7 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     /** One listed name; {@code attributes} is null for a file still being written (shown as such). */
-    private record DirEntry(String name, BasicFileAttributes attributes, WriteHandle writing) {}
+    private record DirEntry(String name, BasicFileAttributes attributes, StagedFile writing) {}
 
     @Override
     public int opendir(String path, FileInfo fi) {
@@ -355,10 +352,10 @@ public final class NioFuseOperations implements FuseOperations {
         }
         if (!writing.isEmpty()) {
             String prefix = path.endsWith("/") ? path : path + "/";
-            for (WriteHandle w : writing.values()) {
-                String name = w.path.substring(w.path.lastIndexOf('/') + 1);
-                if (w.path.equals(prefix + name) && !listed.contains(name)) {
-                    entries.add(new DirEntry(name, null, w));
+            for (Map.Entry<String, StagedFile> e : writing.entrySet()) {
+                String name = e.getKey().substring(e.getKey().lastIndexOf('/') + 1);
+                if (e.getKey().equals(prefix + name) && !listed.contains(name)) {
+                    entries.add(new DirEntry(name, null, e.getValue()));
                 }
             }
         }
@@ -386,7 +383,11 @@ public final class NioFuseOperations implements FuseOperations {
     /** {@code user.<view>.<name>} to value bytes, for every attribute of every non-basic view. */
     private Map<String, byte[]> xattrs(String path) throws IOException {
         Map<String, byte[]> out = new LinkedHashMap<>();
-        if (writing.containsKey(path)) {
+        StagedFile staged = writing.get(path);
+        if (staged != null) {
+            synchronized (staged) {
+                staged.attributes.forEach((k, v) -> out.put("user." + k.replaceFirst(":", "."), valueBytes(v)));
+            }
             return out;
         }
         Path p = resolve(path);
@@ -498,25 +499,26 @@ public final class NioFuseOperations implements FuseOperations {
         return guard("open", path, () -> {
             Set<StandardOpenOption> flags = fi.getOpenFlags();
             Path p = resolve(path);
-            if (flags.contains(StandardOpenOption.WRITE) || flags.contains(StandardOpenOption.APPEND)) {
+            boolean forWriting = flags.contains(StandardOpenOption.WRITE) || flags.contains(StandardOpenOption.APPEND);
+            StagedFile staged = writing.get(path);
+            if (forWriting) {
                 if (!writable) {
                     return -errno.erofs();
                 }
-                if (writing.containsKey(path)) {
-                    return -EBUSY;
+                if (staged != null) {
+                    return reopen(staged, flags.contains(StandardOpenOption.TRUNCATE_EXISTING), fi);
                 }
-                // An existing file opened for writing: the provider decides (a container refuses: EACCES).
+                // An existing file opened for writing: the file system decides (a container refuses: EACCES).
                 SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.WRITE);
-                WriteHandle w = new WriteHandle(path, ch);
-                w.position = ch.size();
-                writing.put(path, w);
-                fi.setFh(register(w));
+                fi.setFh(register(new DirectWrite(ch, ch.size())));
                 return 0;
             }
-            WriteHandle pending = writing.get(path);
-            if (pending != null && !awaitReleased(pending)) {
-                log.warn("open " + path + ": the file is still being written (not committed yet) -> EBUSY");
-                return -EBUSY;
+            if (staged != null) {
+                commitIfIdle(staged); // a file closed without writing (touch) becomes a unit when read
+                if (!awaitSettled(staged)) {
+                    log.warn("open " + path + ": the file is still being written (not committed yet) -> EBUSY");
+                    return -EBUSY;
+                }
             }
             if (Files.isDirectory(p)) {
                 return -errno.eisdir();
@@ -524,6 +526,25 @@ public final class NioFuseOperations implements FuseOperations {
             fi.setFh(register(new ReadHandle(Files.newByteChannel(p, StandardOpenOption.READ))));
             return 0;
         });
+    }
+
+    /** A staged file opened again for writing (e.g. {@code cp} onto a file made by {@code touch} and given attributes). */
+    private int reopen(StagedFile s, boolean truncate, FileInfo fi) throws IOException {
+        synchronized (s) {
+            if (s.isSettled()) {
+                return -errno.eacces(); // committed meanwhile: a unit never changes
+            }
+            if (s.descriptors > 0) {
+                return -EBUSY;
+            }
+            if (truncate) {
+                s.bytes.truncate(0);
+                s.size = 0;
+            }
+            s.descriptors++;
+        }
+        fi.setFh(register(s));
+        return 0;
     }
 
     @Override
@@ -555,16 +576,35 @@ public final class NioFuseOperations implements FuseOperations {
         }
     }
 
+    /**
+     * close(): a new file that was written is committed here, so that close reports a refusal or a
+     * failed write (EIO) to the writer. A close without writes (a shell's redirection closes its
+     * first descriptor before the command writes; {@code touch}) commits nothing yet.
+     */
     @Override
     public int flush(String path, FileInfo fi) {
-        return 0; // commits happen at release: flush also runs for every dup'ed descriptor
+        if (!(handles.get(fi.getFh()) instanceof StagedFile s)) {
+            return 0;
+        }
+        return guard("flush", path, () -> {
+            synchronized (s) {
+                if (s.failure != null) {
+                    return -errno.eio();
+                }
+                if (!s.written || s.isSettled() || StagedFile.temporaryName(s.path)) {
+                    return 0;
+                }
+            }
+            commit(s);
+            return 0;
+        });
     }
 
     @Override
     public int fsync(String path, int datasync, FileInfo fi) {
         Object h = handles.get(fi.getFh());
         return guard("fsync", path, () -> {
-            if (h instanceof WriteHandle w && w.channel instanceof FileChannel fc) {
+            if (h instanceof DirectWrite w && w.channel instanceof FileChannel fc) {
                 fc.force(datasync == 0);
             }
             return 0;
@@ -580,29 +620,128 @@ public final class NioFuseOperations implements FuseOperations {
                 return 0;
             });
         }
-        if (h instanceof WriteHandle w) {
-            try {
-                return guard("release", path, () -> {
-                    long size;
-                    synchronized (w) {
-                        size = w.position;
+        if (h instanceof DirectWrite w) {
+            return guard("release", path, () -> {
+                w.channel.close();
+                return 0;
+            });
+        }
+        if (h instanceof StagedFile s) {
+            return guard("release", path, () -> {
+                boolean commitNow;
+                synchronized (s) {
+                    if (--s.descriptors > 0 || s.isSettled()) {
+                        return 0;
                     }
-                    try {
-                        w.channel.close(); // the commit
-                    } catch (Exception e) {
-                        log.error("release " + path + ": " + size + " bytes NOT committed: " + describe(e));
-                        throw e;
+                    if (s.failure != null) {
+                        drop(s, s.failure);
+                        return 0;
                     }
-                    log.info("committed " + path + " (" + size + " bytes)");
-                    return 0;
-                });
-            } finally {
-                writing.remove(w.path, w);
-                w.released.countDown();
-            }
+                    if (StagedFile.temporaryName(s.path)) {
+                        log.info("staged " + s.path + " (" + s.size + " bytes): a temporary name, committed when "
+                                + "renamed to its final name");
+                        return 0;
+                    }
+                    // written after its last flush: commit now; never written (touch): wait for a write,
+                    // a read, the next new file or the unmount (attributes may still be set with setfattr)
+                    commitNow = s.written;
+                }
+                if (commitNow) {
+                    commit(s);
+                }
+                return 0;
+            });
         }
         return -errno.ebadf();
     }
+
+    /**
+     * Makes a staged file a unit of the container: the file system's own create with the attributes
+     * set on it, its bytes, close. A refusal drops the staged bytes (the error reaches the caller).
+     */
+    private void commit(StagedFile s) throws IOException {
+        synchronized (createLock) {
+            String path;
+            List<FileAttribute<?>> attrs = new ArrayList<>();
+            synchronized (s) {
+                if (s.isSettled()) {
+                    return;
+                }
+                path = s.path;
+                s.attributes.forEach((k, v) -> attrs.add(new CreationAttribute(k, v)));
+            }
+            long size = s.size;
+            try (SeekableByteChannel unit = Files.newByteChannel(resolve(path), Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), attrs.toArray(FileAttribute<?>[]::new))) {
+                for (long done = 0; done < size; ) {
+                    done += s.bytes.transferTo(done, size - done, unit);
+                }
+            } catch (IOException | RuntimeException e) {
+                synchronized (s) {
+                    drop(s, describe(e));
+                }
+                throw e;
+            }
+            synchronized (s) {
+                writing.remove(s.path, s);
+                s.settle();
+            }
+            log.info("committed " + path + " (" + size + " bytes)");
+        }
+    }
+
+    /** Forgets a staged file: nothing of it reaches the container. Caller holds its monitor. */
+    private void drop(StagedFile s, String why) {
+        if (s.isSettled()) {
+            return;
+        }
+        writing.remove(s.path, s);
+        s.settle();
+        log.error(s.path + ": " + s.size + " bytes NOT committed (" + why + ")");
+    }
+
+    private void commitIfIdle(StagedFile s) {
+        boolean idle;
+        synchronized (s) {
+            idle = s.descriptors == 0 && !s.isSettled() && s.failure == null && !StagedFile.temporaryName(s.path);
+        }
+        if (idle) {
+            try {
+                commit(s);
+            } catch (IOException | RuntimeException e) {
+                log.error("commit of " + s.path + " failed: " + describe(e));
+            }
+        }
+    }
+
+    /** Before a new file or directory: files closed without writes are committed first, in order. */
+    private void commitIdleFiles() {
+        for (StagedFile s : List.copyOf(writing.values())) {
+            commitIfIdle(s);
+        }
+    }
+
+    /**
+     * At the end of the session: files closed without writes are committed; temporary names never
+     * renamed, failed files and files still open are dropped (logged).
+     */
+    public void finish() {
+        commitIdleFiles();
+        for (StagedFile s : List.copyOf(writing.values())) {
+            synchronized (s) {
+                drop(s, s.descriptors > 0 ? "still open at unmount"
+                        : s.failure != null ? s.failure : "a temporary name never renamed");
+            }
+        }
+    }
+
+    @Override
+    public void destroy() {
+        finish();
+    }
+
+    /** A FileAttribute given at creation: {@code <view>:<name>} from a {@code user.<view>.<name>} xattr. */
+    private record CreationAttribute(String name, Object value) implements FileAttribute<Object> {}
 
     // ---- writing ------------------------------------------------------------------------------
 
@@ -610,12 +749,25 @@ public final class NioFuseOperations implements FuseOperations {
     public int create(String path, int mode, FileInfo fi) {
         return guard("create", path, () -> {
             synchronized (createLock) {
-                awaitAllReleased(); // a container takes one new file at a time, in order
-                SeekableByteChannel ch = Files.newByteChannel(resolve(path), StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE);
-                WriteHandle w = new WriteHandle(path, ch);
-                writing.put(path, w);
-                fi.setFh(register(w));
+                commitIdleFiles(); // a container takes new files in order
+                Path p = resolve(path);
+                if (writing.containsKey(path) || Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    return -errno.eexist();
+                }
+                Path parent = p.getParent();
+                if (parent == null || !Files.exists(parent)) {
+                    return -errno.enoent();
+                }
+                if (!Files.isDirectory(parent)) {
+                    return -errno.enotdir();
+                }
+                if (fs.isReadOnly()) {
+                    return -errno.erofs();
+                }
+                StagedFile s = new StagedFile(path, stagingDirectory);
+                s.descriptors = 1;
+                writing.put(path, s);
+                fi.setFh(register(s));
                 return 0;
             }
         });
@@ -624,32 +776,56 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int write(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
         Object h = handles.get(fi.getFh());
-        if (!(h instanceof WriteHandle w)) {
+        if (h instanceof DirectWrite d) {
+            return guard("write", path, () -> {
+                synchronized (d) {
+                    if (offset != d.position) {
+                        return outOfOrder(path, count, offset, d.position);
+                    }
+                    int total = 0;
+                    while (buf.hasRemaining()) {
+                        total += d.channel.write(buf);
+                    }
+                    d.position += total;
+                    return total;
+                }
+            });
+        }
+        if (!(h instanceof StagedFile s)) {
             return -errno.ebadf();
         }
         return guard("write", path, () -> {
-            synchronized (w) {
-                if (offset != w.position) {
-                    log.error("write " + path + ": out-of-order write of " + count + " bytes at offset " + offset
-                            + " after " + w.position + " bytes: files are appended sequentially (cp, cat, dd "
-                            + "without seek) -> EIO");
+            synchronized (s) {
+                if (s.isSettled()) {
+                    log.error("write " + path + ": already committed by an earlier close -> EIO");
                     return -errno.eio();
                 }
-                int total = 0;
-                while (buf.hasRemaining()) {
-                    total += w.channel.write(buf);
+                if (s.failure != null) {
+                    return -errno.eio();
                 }
-                w.position += total;
-                return total;
+                if (offset != s.size) {
+                    s.failure = "an out-of-order write at offset " + offset + " after " + s.size + " bytes";
+                    return outOfOrder(path, count, offset, s.size);
+                }
+                int n = buf.remaining();
+                s.write(buf, offset);
+                return n;
             }
         });
+    }
+
+    private int outOfOrder(String path, long count, long offset, long position) {
+        log.error("write " + path + ": out-of-order write of " + count + " bytes at offset " + offset
+                + " after " + position + " bytes: files are appended sequentially (cp, cat, dd "
+                + "without seek) -> EIO; the file will not be committed");
+        return -errno.eio();
     }
 
     @Override
     public int mkdir(String path, int mode) {
         return guard("mkdir", path, () -> {
             synchronized (createLock) {
-                awaitAllReleased();
+                commitIdleFiles();
                 Files.createDirectory(resolve(path));
                 madeHere.add(path);
                 return 0;
@@ -660,8 +836,21 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int unlink(String path) {
         return guard("unlink", path, () -> {
-            if (writing.containsKey(path)) {
-                return -EBUSY;
+            StagedFile s = writing.get(path);
+            if (s != null) {
+                synchronized (s) {
+                    if (!s.isSettled()) {
+                        // never committed: removing it is allowed (rsync's cleanup, an editor's probe file)
+                        if (s.descriptors == 0) {
+                            writing.remove(path, s);
+                            s.settle();
+                        } else {
+                            s.failure = "removed before it was committed";
+                            writing.remove(path, s);
+                        }
+                        return 0;
+                    }
+                }
             }
             Files.delete(resolve(path));
             return 0;
@@ -677,13 +866,32 @@ public final class NioFuseOperations implements FuseOperations {
         });
     }
 
+    /**
+     * A staged file renamed (rsync's {@code .name.XXXXXX} to {@code name}) takes its new name and,
+     * if closed, is committed under it now; renaming anything committed is the file system's call.
+     */
     @Override
     public int rename(String oldpath, String newpath, int flags) {
         return guard("rename", oldpath, () -> {
-            if (writing.containsKey(oldpath)) {
-                return -EBUSY;
-            }
             final int renameNoReplace = 1;
+            StagedFile s = writing.get(oldpath);
+            if (s != null && !s.isSettled()) {
+                Path target = resolve(newpath);
+                if (writing.containsKey(newpath) || Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    return (flags & renameNoReplace) != 0 ? -errno.eexist() : -errno.eacces();
+                }
+                boolean commitNow;
+                synchronized (s) {
+                    writing.remove(oldpath, s);
+                    s.path = newpath;
+                    writing.put(newpath, s);
+                    commitNow = s.descriptors == 0 && s.failure == null && !StagedFile.temporaryName(newpath);
+                }
+                if (commitNow) {
+                    commit(s);
+                }
+                return 0;
+            }
             if ((flags & renameNoReplace) != 0) {
                 Files.move(resolve(oldpath), resolve(newpath));
             } else {
@@ -696,13 +904,15 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int truncate(String path, long size, FileInfo fi) {
         return guard("truncate", path, () -> {
-            WriteHandle w = writing.get(path);
-            if (w != null) {
-                synchronized (w) {
-                    if (size == w.position) {
+            StagedFile s = writing.get(path);
+            if (s != null) {
+                synchronized (s) {
+                    if (!s.isSettled() && size <= s.size) {
+                        s.bytes.truncate(size);
+                        s.size = size;
                         return 0;
                     }
-                    log.error("truncate " + path + " to " + size + " bytes while " + w.position
+                    log.error("truncate " + path + " to " + size + " bytes while " + s.size
                             + " are written: files are appended sequentially -> EIO");
                     return -errno.eio();
                 }
@@ -718,14 +928,22 @@ public final class NioFuseOperations implements FuseOperations {
         return writing.containsKey(path) || madeHere.contains(path);
     }
 
+    /**
+     * Modes are synthesized: accepted as a no-op on what this session creates (cp -p, rsync -a),
+     * EACCES on anything else when the file system keeps none (a container), as for every change
+     * that is not an append.
+     */
     @Override
     public int chmod(String path, int mode, FileInfo fi) {
         return guard("chmod", path, () -> {
             if (newHere(path)) {
                 return 0;
             }
-            Set<PosixFilePermission> perms = FileModes.toPermissions(mode);
-            Files.setPosixFilePermissions(resolve(path), perms);
+            try {
+                Files.setPosixFilePermissions(resolve(path), FileModes.toPermissions(mode));
+            } catch (UnsupportedOperationException noModes) {
+                return -errno.eacces();
+            }
             return 0;
         });
     }
@@ -737,11 +955,15 @@ public final class NioFuseOperations implements FuseOperations {
                 return 0;
             }
             Path p = resolve(path);
-            if (newUid != -1) {
-                Files.setAttribute(p, "unix:uid", newUid);
-            }
-            if (newGid != -1) {
-                Files.setAttribute(p, "unix:gid", newGid);
+            try {
+                if (newUid != -1) {
+                    Files.setAttribute(p, "unix:uid", newUid);
+                }
+                if (newGid != -1) {
+                    Files.setAttribute(p, "unix:gid", newGid);
+                }
+            } catch (UnsupportedOperationException noOwners) {
+                return -errno.eacces();
             }
             return 0;
         });
@@ -756,6 +978,42 @@ public final class NioFuseOperations implements FuseOperations {
             FileTime m = mtime.getOptional().map(FileTime::from).orElse(null);
             FileTime a = atime.getOptional().map(FileTime::from).orElse(null);
             Files.getFileAttributeView(resolve(path), BasicFileAttributeView.class).setTimes(m, a, null);
+            return 0;
+        });
+    }
+
+    /**
+     * {@code setfattr -n user.<view>.<name> -v <value>} on a file not yet committed: the attribute
+     * is given to the file system when the file is created in it (a GSD chunk's {@code gsd:type} and
+     * {@code gsd:M}). Committed files never change: EACCES; namespaces a container cannot have: ENOTSUP.
+     */
+    @Override
+    public int setxattr(String path, String name, ByteBuffer value, int flags) {
+        return guard("setxattr", path, () -> {
+            if (neverPresent(name) || !name.startsWith("user.")) {
+                return -errno.enotsup();
+            }
+            StagedFile s = writing.get(path);
+            if (s == null) {
+                resolve(path).getFileSystem().provider().checkAccess(resolve(path)); // ENOENT if missing
+                return -errno.eacces();
+            }
+            String rest = name.substring("user.".length());
+            int dot = rest.indexOf('.');
+            if (dot <= 0 || !xattrViews.contains(rest.substring(0, dot))) {
+                log.warn("setxattr " + path + ": " + name + " names no attribute view of this file system (user."
+                        + String.join(".*, user.", xattrViews) + ".*) -> ENOTSUP");
+                return -errno.enotsup();
+            }
+            byte[] raw = new byte[value.remaining()];
+            value.get(raw);
+            String text = new String(raw, StandardCharsets.UTF_8).strip();
+            synchronized (s) {
+                if (s.isSettled()) {
+                    return -errno.eacces();
+                }
+                s.attributes.put(rest.substring(0, dot) + ":" + rest.substring(dot + 1), text);
+            }
             return 0;
         });
     }

@@ -78,6 +78,7 @@ public final class FuseSession implements AutoCloseable {
         NioFuseOperations ops = new NioFuseOperations(root, builder.errno(), !settings.readOnly(), settings.uid(),
                 settings.gid(), log);
         ops.maxRead(settings.maxRead());
+        ops.libfuse(libfuse);
         Fuse fuse;
         try {
             fuse = builder.build(ops);

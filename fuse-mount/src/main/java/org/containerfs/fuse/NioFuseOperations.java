@@ -92,6 +92,8 @@ public final class NioFuseOperations implements FuseOperations {
     private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
     private final Object createLock = new Object();
     private volatile int maxRead;
+    private volatile Path libfuse;
+    private volatile KernelCache kernelCache;
     /** Where new files wait until they are committed (see {@link StagedFile}). */
     private final Path stagingDirectory = Path.of(System.getProperty("java.io.tmpdir"));
 
@@ -242,6 +244,17 @@ public final class NioFuseOperations implements FuseOperations {
         stat.aTime().set(a);
     }
 
+    /** The libfuse this session runs on: init captures its handle for cache invalidations. */
+    void libfuse(Path library) {
+        this.libfuse = library;
+    }
+
+    /** The kernel forgets a name that vanished without an unlink (else cached for the entry timeout). */
+    private java.util.concurrent.Future<?> forget(String fusePath) {
+        KernelCache k = kernelCache;
+        return k == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : k.forgetLater(fusePath);
+    }
+
     /** The {@code -o max_read} the mount was given (0: none): init must repeat it (libfuse 3.14). */
     void maxRead(int bytes) {
         this.maxRead = bytes;
@@ -251,6 +264,9 @@ public final class NioFuseOperations implements FuseOperations {
     public void init(FuseConnInfo conn, FuseConfig cfg) {
         if (maxRead > 0) {
             conn.setMaxRead(maxRead);
+        }
+        if (libfuse != null) {
+            kernelCache = KernelCache.capture(libfuse);
         }
         log.info("FUSE session started (protocol " + conn.protoMajor() + "." + conn.protoMinor() + ")");
     }
@@ -587,6 +603,17 @@ public final class NioFuseOperations implements FuseOperations {
             return 0;
         }
         return guard("flush", path, () -> {
+            java.util.concurrent.Future<?> forgotten;
+            synchronized (s) {
+                forgotten = s.forgotten;
+            }
+            if (forgotten != null) {
+                try {
+                    forgotten.get(1, TimeUnit.SECONDS); // the writer's close returns once the name is gone
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    // the kernel keeps the name cached a while longer; nothing is committed either way
+                }
+            }
             synchronized (s) {
                 if (s.failure != null) {
                     return -errno.eio();
@@ -680,6 +707,7 @@ public final class NioFuseOperations implements FuseOperations {
                 synchronized (s) {
                     drop(s, describe(e));
                 }
+                forget(path);
                 throw e;
             }
             synchronized (s) {
@@ -722,15 +750,25 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     /**
-     * At the end of the session: files closed without writes are committed; temporary names never
-     * renamed, failed files and files still open are dropped (logged).
+     * At the end of the session (unmount, SIGTERM): what was written is committed, also of a file a
+     * process still holds open (as closing a container commits a unit being written); temporary names
+     * never renamed and files whose write failed are dropped (logged).
      */
     public void finish() {
-        commitIdleFiles();
         for (StagedFile s : List.copyOf(writing.values())) {
+            boolean keep;
             synchronized (s) {
-                drop(s, s.descriptors > 0 ? "still open at unmount"
-                        : s.failure != null ? s.failure : "a temporary name never renamed");
+                keep = !s.isSettled() && s.failure == null && !StagedFile.temporaryName(s.path);
+                if (!keep) {
+                    drop(s, s.failure != null ? s.failure : "a temporary name never renamed");
+                }
+            }
+            if (keep) {
+                try {
+                    commit(s);
+                } catch (IOException | RuntimeException e) {
+                    log.error("commit of " + s.path + " at unmount failed: " + describe(e));
+                }
             }
         }
     }
@@ -738,6 +776,10 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public void destroy() {
         finish();
+        KernelCache k = kernelCache;
+        if (k != null) {
+            k.close();
+        }
     }
 
     /** A FileAttribute given at creation: {@code <view>:<name>} from a {@code user.<view>.<name>} xattr. */
@@ -805,6 +847,8 @@ public final class NioFuseOperations implements FuseOperations {
                 }
                 if (offset != s.size) {
                     s.failure = "an out-of-order write at offset " + offset + " after " + s.size + " bytes";
+                    writing.remove(s.path, s); // gone at once: it will never be a unit
+                    s.forgotten = forget(s.path);
                     return outOfOrder(path, count, offset, s.size);
                 }
                 int n = buf.remaining();

@@ -33,6 +33,8 @@ final class StagedFile {
     boolean written;
     /** Why this file will not be committed (a failed write, an unlink), or null. */
     String failure;
+    /** The kernel's invalidation of this name after a failure, if one was sent. */
+    java.util.concurrent.Future<?> forgotten;
 
     StagedFile(String path, Path stagingDirectory) throws IOException {
         this.path = path;

@@ -248,7 +248,7 @@ final class FuseScenarios implements FormatScenarios {
         }
         for (Peer p : peers) { // requests: a separate mount with libfuse's debug log, not timed
             List<String> command = new ArrayList<>(p.command());
-            command.addAll(1, p.debugFlag());
+            command.addAll(p.name().equals("containerfs") ? 2 : 1, p.debugFlag()); // after "containerfs mount"
             Path at = context.workDir().resolve("fuse-peer-" + p.name());
             Path log = context.workDir().resolve("fuse-peer-" + p.name() + "-debug.log");
             Files.deleteIfExists(log);

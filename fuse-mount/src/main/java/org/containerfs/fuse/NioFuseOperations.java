@@ -124,9 +124,10 @@ public final class NioFuseOperations implements FuseOperations {
     public Set<Operation> supportedOperations() {
         EnumSet<Operation> ops = EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READ_DIR,
                 Operation.OPEN, Operation.READ, Operation.RELEASE, Operation.STATFS, Operation.GET_XATTR,
-                Operation.LIST_XATTR, Operation.FSYNC, Operation.FLUSH, Operation.OPEN_DIR, Operation.RELEASE_DIR);
+                Operation.LIST_XATTR, Operation.FSYNC, Operation.OPEN_DIR, Operation.RELEASE_DIR);
         if (writable) {
-            ops.addAll(EnumSet.of(Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
+            // FLUSH only where close() can commit: without it the kernel stops sending one per close
+            ops.addAll(EnumSet.of(Operation.FLUSH, Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
                     Operation.RMDIR, Operation.RENAME, Operation.TRUNCATE, Operation.CHMOD, Operation.CHOWN,
                     Operation.UTIMENS, Operation.SET_XATTR, Operation.DESTROY));
         }
@@ -332,7 +333,9 @@ public final class NioFuseOperations implements FuseOperations {
                 } else {
                     DirEntry e = entries.get((int) (i - 2));
                     if (!plus) {
-                        full = filler.fill(e.name(), st -> { }, i + 1, 0);
+                        // the type, for d_type: find and ls -R then need no stat per file
+                        int type = e.attributes() != null && e.attributes().isDirectory() ? Stat.S_IFDIR : Stat.S_IFREG;
+                        full = filler.fill(e.name(), st -> st.setMode(type), i + 1, 0);
                     } else if (e.writing() != null) {
                         full = filler.fill(e.name(), st -> fillWriting(st, e.writing()), i + 1, DirFiller.FUSE_FILL_DIR_PLUS);
                     } else {

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 final class KernelCache {
     private final MethodHandle invalidatePath;
     private final MemorySegment fuse;
+    private volatile boolean closed;
     private final ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "containerfs-invalidate");
         t.setDaemon(true);
@@ -58,6 +59,9 @@ final class KernelCache {
      */
     java.util.concurrent.Future<?> forgetLater(String fusePath) {
         return notifier.submit(() -> {
+            if (closed) {
+                return; // the session is going away: its struct fuse must not be touched
+            }
             try (Arena arena = Arena.ofConfined()) {
                 int ignored = (int) invalidatePath.invokeExact(fuse, arena.allocateFrom(fusePath));
             } catch (Throwable t) {
@@ -66,7 +70,14 @@ final class KernelCache {
         });
     }
 
+    /** At destroy, before libfuse frees the session: pending notifications finish or are skipped. */
     void close() {
+        closed = true;
         notifier.shutdown();
+        try {
+            notifier.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

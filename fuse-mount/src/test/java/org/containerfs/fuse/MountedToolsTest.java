@@ -234,6 +234,27 @@ class MountedToolsTest {
     }
 
     /**
+     * {@code -o max_read} mounts (libfuse 3.14 refused it with EPROTO unless init sets the same value),
+     * and as root the mount's read-ahead window is 1 MiB.
+     */
+    @Test
+    void maxReadIsAcceptedAndRootGetsAOneMibReadAheadWindow() throws Exception {
+        CorpusFormat.Lime lime = new CorpusFormat.Lime();
+        Path container = lime.containers().stream().filter(p -> p.getFileName().toString().startsWith("s13_"))
+                .findFirst().orElseThrow();
+        Expected big = lime.expected(container).values().stream().filter(e -> e.sha256() != null)
+                .max(java.util.Comparator.comparingLong(Expected::size)).orElseThrow();
+        Path mp = Files.createDirectory(dir.resolve("mnt"));
+        try (MountProcess m = MountProcess.start(container, mp, "-o", "max_read=1048576")) {
+            assertThat(FuseTestSupport.sha256(Path.of(mp + big.path()))).isEqualTo(big.sha256());
+            if (MountSettings.currentUid() == 0) {
+                String device = FuseSession.deviceOf(mp);
+                assertThat(Files.readString(Path.of("/sys/class/bdi", device, "read_ahead_kb")).trim()).isEqualTo("1024");
+            }
+        }
+    }
+
+    /**
      * FUSE requests of one {@code ls -lR} (libfuse's -d log): names come with their attributes
      * (readdirplus, no LOOKUP per file) and {@code ls} stops asking security/ACL attributes after the
      * first ENOTSUP: about four requests per directory, whatever the number of files.

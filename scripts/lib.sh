@@ -27,6 +27,7 @@ containerfs_install_test_packages() {
   /usr/bin/python3 -c 'import gsd.fl' >/dev/null 2>&1 || need+=(python3-gsd)
   command -v getfattr >/dev/null 2>&1 || need+=(attr)
   command -v bindfs >/dev/null 2>&1 || need+=(bindfs)
+  command -v rsync >/dev/null 2>&1 || need+=(rsync)
   command -v mvn >/dev/null 2>&1 || need+=(maven)
   [ ${#need[@]} -eq 0 ] && return 0
   echo "containerfs: installing Debian packages: ${need[*]}" >&2

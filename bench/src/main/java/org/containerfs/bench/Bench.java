@@ -71,8 +71,9 @@ public final class Bench {
         System.out.print(table);
         long fails = rows.stream().filter(r -> r.verdict() == Row.Verdict.FAIL).count();
         long passes = rows.stream().filter(r -> r.verdict() == Row.Verdict.PASS).count();
-        System.out.printf("%d targets met, %d missed; %s run took %d s%n", passes, fails, quick ? "quick" : "full",
-                took.toSeconds());
+        long noisy = rows.stream().filter(r -> r.verdict() == Row.Verdict.NOISY).count();
+        System.out.printf("%d targets met, %d missed, %d noisy; %s run took %d s; load average %s at the start, %s at "
+                + "the end%n", passes, fails, noisy, quick ? "quick" : "full", took.toSeconds(), loadBefore, loadAverage());
 
         Files.createDirectories(out);
         String stem = LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : "");

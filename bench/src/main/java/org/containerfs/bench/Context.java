@@ -207,6 +207,17 @@ public final class Context {
         return median(ratios);
     }
 
+    /**
+     * Whether the two summaries of the same measurements point different ways: the median of per-round
+     * ratios ({@link #pairedRatio}) on one side of 1, the ratio of the medians of all measurements on
+     * the other (e.g. 484 MiB/s vs 677 MiB/s printed with a ratio of 1.237). Such a row cannot be judged.
+     */
+    public static boolean directionsDisagree(double[] baselineTimes, double[] containerfsTimes, int perRound) {
+        double paired = pairedRatio(baselineTimes, containerfsTimes, perRound);
+        double ofMedians = median(baselineTimes) / median(containerfsTimes);
+        return (paired - 1) * (ofMedians - 1) < 0;
+    }
+
     public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);

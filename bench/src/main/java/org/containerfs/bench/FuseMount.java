@@ -52,6 +52,11 @@ final class FuseMount implements AutoCloseable {
         return mountPoint;
     }
 
+    /** The serving process (the daemon itself: tools run in the foreground, the launcher execs java). */
+    long pid() {
+        return process.pid();
+    }
+
     @Override
     public synchronized void close() throws IOException, InterruptedException {
         if (closed) {

@@ -56,13 +56,18 @@ final class FuseScenarios implements FormatScenarios {
 
     @Override
     public List<String> titles() {
-        return List.of("8 FUSE dd vs bindfs", "8 FUSE dd with 10 workers vs bindfs", "8 FUSE dd vs raw", "8 FUSE ls -lR");
+        List<String> titles = new ArrayList<>(List.of("8 FUSE dd vs bindfs", "8 FUSE dd with 10 workers vs bindfs",
+                "8 FUSE dd vs raw", "8 FUSE warm dd vs page cache"));
+        for (Measure m : Measure.values()) {
+            titles.add("8 FUSE peers: " + m.title);
+        }
+        return titles;
     }
 
     @Override
     public List<Row> run(Context context) throws Exception {
         List<Row> rows = new ArrayList<>(dd(context));
-        rows.add(listRecursively(context));
+        rows.addAll(peers(context));
         return rows;
     }
 
@@ -104,6 +109,8 @@ final class FuseScenarios implements FormatScenarios {
                 return dd(throughBindfs, length, range);
             });
             reads.put("raw", () -> dd(container, length, range));
+            // warm: the mount's own page cache (kernel_cache keeps it) vs the page cache of the container
+            reads.put("containerfs-warm", () -> dd(record, length, List.of()));
             t = context.interleaved(reads);
         }
         t.forEach((name, seconds) -> Context.log("  dd %s: %s s", name, Arrays.toString(seconds)));
@@ -121,7 +128,10 @@ final class FuseScenarios implements FormatScenarios {
                 new Row("8 FUSE: the same dd through the containerfs mount vs dd of the byte range of the container "
                         + "file (no FUSE)", String.format("%,.0f MiB/s", cfs), String.format("%,.0f MiB/s", raw),
                         String.format("%.3f", Context.pairedRatio(t.get("raw"), t.get("containerfs"), context.measurements())),
-                        "report", Row.Verdict.INFO));
+                        "report", Row.Verdict.INFO),
+                LimeScenarios.throughputRow(context, "8 FUSE: warm dd (read again, served from the mount's page cache) "
+                        + "vs dd of the byte range of the container from the page cache", length, t.get("containerfs-warm"),
+                        t.get("raw"), 0.9));
     }
 
     /** dd of {@code file} to /dev/null with further operands (a byte range); the seconds dd reports. */
@@ -141,47 +151,194 @@ final class FuseScenarios implements FormatScenarios {
         run(List.of("dd", "if=" + file, "iflag=nocache", "count=0"));
     }
 
+    /** What the peers table measures, per tool and round (on a fresh mount each round). */
+    enum Measure {
+        MOUNT("mount until ls answers", "s", 1.0),
+        LS_FIRST("ls -lR, first after mounting", "s", 1.5),
+        LS_AGAIN("ls -lR again", "s", 1.0),
+        FIND("find | wc -l", "s", Double.NaN),
+        CAT("cat of 10,000 small records", "s", Double.NaN),
+        RSS("daemon RSS after the walk", "MiB", 100),
+        REQUESTS("FUSE requests per ls -lR (libfuse -d, one mount)", "", Double.NaN);
+
+        final String title;
+        final String unit;
+        final double atMost;
+
+        Measure(String title, String unit, double atMost) {
+            this.title = title;
+            this.unit = unit;
+            this.atMost = atMost;
+        }
+    }
+
+    /** A FUSE file system serving the same records: how to mount it (foreground), and with libfuse's -d. */
+    private record Peer(String name, String tool, List<String> command, List<String> debugFlag) {}
+
     /**
-     * ls -lR of a mounted container of many small records, each round on fresh mounts: the first
-     * listing (a new mount process, kernel caches empty: what a user meets) and a second one.
-     * bindfs lists a directory tree of as many 16-byte files with the same shape.
+     * The same records through containerfs and its peers: the LIME container; a tree of as many
+     * 16-byte files through bindfs; that tree as an uncompressed squashfs image (squashfuse) and as a
+     * stored zip (fuse-zip). Each round mounts every tool afresh, in rotated order; figures are
+     * medians, ratios the median of per-round ratios to the best peer. A peer whose tool is not
+     * installed is reported as SKIPPED in its cell.
      */
-    private Row listRecursively(Context context) throws Exception {
+    private List<Row> peers(Context context) throws Exception {
         int records = (int) context.size(100_000, 10_000);
         Path container = context.workDir().resolve("fuse-many.lime");
         Path tree = context.workDir().resolve("fuse-tree");
-        Context.log("scenario 8: writing a LIME file of %,d records and a tree of as many files", records);
+        Path image = context.workDir().resolve("fuse-tree.squashfs");
+        Path zip = context.workDir().resolve("fuse-tree.zip");
+        Context.log("scenario 8: writing a LIME file of %,d records, a tree of as many files, its squashfs image and zip",
+                records);
         LimeInputs.smallRecords(container, records);
         plainTree(tree, records);
+        List<Peer> peers = new ArrayList<>();
+        peers.add(new Peer("containerfs", null, containerfsCommand(container), List.of("--debug")));
+        peers.add(new Peer("bindfs", "bindfs", List.of("bindfs", "-f", tree.toString()), List.of("-d")));
+        Map<String, String> skipped = new LinkedHashMap<>();
+        if (onPath("mksquashfs") && onPath("squashfuse")) {
+            run(List.of("mksquashfs", tree.toString(), image.toString(), "-noI", "-noD", "-noF", "-noX", "-no-xattrs",
+                    "-quiet", "-no-progress"));
+            peers.add(new Peer("squashfuse", "squashfuse", List.of("squashfuse", "-f", image.toString()), List.of("-d")));
+        } else {
+            skipped.put("squashfuse", "SKIPPED (squashfuse/squashfs-tools not installed)");
+        }
+        if (onPath("fuse-zip") && onPath("zip")) {
+            run(List.of("sh", "-c", "cd \"$1\" && zip -0 -r -q \"$2\" .", "sh", tree.toString(), zip.toString()));
+            peers.add(new Peer("fuse-zip", "fuse-zip", List.of("fuse-zip", "-f", "-r", zip.toString()), List.of("-d")));
+        } else {
+            skipped.put("fuse-zip", "SKIPPED (fuse-zip/zip not installed)");
+        }
         Path listing = context.workDir().resolve("fuse-ls.out");
-        List<Double> cfsFirst = new ArrayList<>();
-        List<Double> cfsAgain = new ArrayList<>();
-        List<Double> bindFirst = new ArrayList<>();
-        List<Double> bindAgain = new ArrayList<>();
+        Map<String, Map<Measure, List<Double>>> values = new LinkedHashMap<>();
+        for (Peer p : peers) {
+            Map<Measure, List<Double>> m = new java.util.EnumMap<>(Measure.class);
+            for (Measure k : Measure.values()) {
+                m.put(k, new ArrayList<>());
+            }
+            values.put(p.name(), m);
+        }
         for (int round = 0; round < context.rounds(); round++) {
-            for (int k = 0; k < 2; k++) {
-                boolean ours = (k + round) % 2 == 0;
-                try (FuseMount mount = ours ? mountContainerfs(context, container, "fuse-ls-mnt")
-                        : mountBindfs(context, tree, "fuse-ls-bindfs")) {
-                    (ours ? cfsFirst : bindFirst).add(listRecursively(mount.mountPoint(), listing, records));
-                    (ours ? cfsAgain : bindAgain).add(listRecursively(mount.mountPoint(), listing, records));
+            for (int k = 0; k < peers.size(); k++) {
+                Peer p = peers.get((k + round) % peers.size());
+                Map<Measure, List<Double>> v = values.get(p.name());
+                Path at = context.workDir().resolve("fuse-peer-" + p.name());
+                long t0 = System.nanoTime();
+                try (FuseMount mount = FuseMount.start(withMountPoint(p.command(), at), at,
+                        context.workDir().resolve("fuse-peer-" + p.name() + ".log"))) {
+                    run(List.of("ls", mount.mountPoint().toString()));
+                    v.get(Measure.MOUNT).add((System.nanoTime() - t0) / 1e9);
+                    v.get(Measure.LS_FIRST).add(listRecursively(mount.mountPoint(), listing, records));
+                    v.get(Measure.LS_AGAIN).add(listRecursively(mount.mountPoint(), listing, records));
+                    long f0 = System.nanoTime();
+                    List<String> files = run(List.of("find", mount.mountPoint().toString(), "-type", "f")).lines().toList();
+                    v.get(Measure.FIND).add((System.nanoTime() - f0) / 1e9);
+                    if (files.size() != records) {
+                        throw new IOException(p.name() + ": find listed " + files.size() + " files, expected " + records);
+                    }
+                    v.get(Measure.RSS).add(rssMiB(mount.pid()));
+                    List<String> cat = new ArrayList<>(List.of("sh", "-c", "cat \"$@\" > /dev/null", "sh"));
+                    cat.addAll(files.stream().sorted().skip(files.size() / 2).limit(10_000).toList());
+                    long c0 = System.nanoTime();
+                    run(cat);
+                    v.get(Measure.CAT).add((System.nanoTime() - c0) / 1e9);
                 }
             }
-            Context.log("  round %d/%d: ls -lR containerfs %.2f s then %.2f s, bindfs %.2f s then %.2f s", round + 1,
-                    context.rounds(), last(cfsFirst), last(cfsAgain), last(bindFirst), last(bindAgain));
+            Context.log("  round %d/%d: %s", round + 1, context.rounds(), summary(values));
+        }
+        for (Peer p : peers) { // requests: a separate mount with libfuse's debug log, not timed
+            List<String> command = new ArrayList<>(p.command());
+            command.addAll(p.name().equals("containerfs") ? 2 : 1, p.debugFlag()); // after "containerfs mount"
+            Path at = context.workDir().resolve("fuse-peer-" + p.name());
+            Path log = context.workDir().resolve("fuse-peer-" + p.name() + "-debug.log");
+            Files.deleteIfExists(log);
+            try (FuseMount mount = FuseMount.start(withMountPoint(command, at), at, log)) {
+                run(List.of("ls", mount.mountPoint().toString()));
+                Thread.sleep(300);
+                long before = requests(log);
+                listRecursively(mount.mountPoint(), listing, records);
+                Thread.sleep(300);
+                values.get(p.name()).get(Measure.REQUESTS).add((double) (requests(log) - before));
+            }
+            Files.delete(log);
         }
         Files.delete(container);
         Files.delete(listing);
+        Files.deleteIfExists(image);
+        Files.deleteIfExists(zip);
         deleteTree(tree);
-        double[] cfs = toArray(cfsFirst);
-        double[] bind = toArray(bindFirst);
-        return new Row(String.format("8 FUSE: ls -lR of a containerfs mount of a LIME file of %,d records, first after "
-                + "mounting (then again) vs ls -lR through bindfs of a tree of as many 16-byte files", records),
-                String.format("%s (again: %s)", LimeScenarios.seconds(Context.median(cfs)),
-                        LimeScenarios.seconds(Context.median(toArray(cfsAgain)))),
-                String.format("%s (again: %s)", LimeScenarios.seconds(Context.median(bind)),
-                        LimeScenarios.seconds(Context.median(toArray(bindAgain)))),
-                String.format("%.2f", Context.pairedRatio(bind, cfs, 1)), "report", Row.Verdict.INFO);
+        List<Row> rows = new ArrayList<>();
+        for (Measure m : Measure.values()) {
+            rows.add(peerRow(m, records, values, skipped));
+        }
+        return rows;
+    }
+
+    private static Row peerRow(Measure m, int records, Map<String, Map<Measure, List<Double>>> values,
+            Map<String, String> skipped) {
+        double[] ours = toArray(values.get("containerfs").get(m));
+        String best = null;
+        double bestMedian = Double.NaN;
+        StringBuilder others = new StringBuilder();
+        for (Map.Entry<String, Map<Measure, List<Double>>> e : values.entrySet()) {
+            if (e.getKey().equals("containerfs")) {
+                continue;
+            }
+            double median = Context.median(toArray(e.getValue().get(m)));
+            others.append(others.length() == 0 ? "" : "; ").append(e.getKey()).append(' ').append(format(m, median));
+            if (best == null || median < bestMedian) {
+                best = e.getKey();
+                bestMedian = median;
+            }
+        }
+        skipped.forEach((name, why) -> others.append("; ").append(name).append(' ').append(why));
+        double ourMedian = Context.median(ours);
+        String ratio = best == null ? "" : String.format("%.2f (vs %s)",
+                Context.pairedRatio(toArray(values.get(best).get(m)), ours, 1), best);
+        String title = String.format("8 FUSE peers: %s (%,d records; lower is better)", m.title, records);
+        if (Double.isNaN(m.atMost)) {
+            return new Row(title, format(m, ourMedian), others.toString(), ratio, "report", Row.Verdict.INFO);
+        }
+        return new Row(title, format(m, ourMedian), others.toString(), ratio,
+                "<= " + format(m, m.atMost), Row.atMost(ourMedian, m.atMost));
+    }
+
+    private static String format(Measure m, double value) {
+        return switch (m.unit) {
+            case "s" -> LimeScenarios.seconds(value);
+            case "MiB" -> String.format("%.0f MiB", value);
+            default -> String.format("%,.0f", value);
+        };
+    }
+
+    private static String summary(Map<String, Map<Measure, List<Double>>> values) {
+        StringBuilder sb = new StringBuilder();
+        values.forEach((name, m) -> sb.append(name).append(String.format(" [mount %.2f ls %.2f/%.2f find %.2f cat %.2f rss %.0f]  ",
+                last(m.get(Measure.MOUNT)), last(m.get(Measure.LS_FIRST)), last(m.get(Measure.LS_AGAIN)),
+                last(m.get(Measure.FIND)), last(m.get(Measure.CAT)), last(m.get(Measure.RSS)))));
+        return sb.toString().strip();
+    }
+
+    private static List<String> withMountPoint(List<String> command, Path mountPoint) {
+        List<String> c = new ArrayList<>(command);
+        c.add(mountPoint.toString());
+        return c;
+    }
+
+    /** Requests libfuse's debug output logged so far ("unique: N, opcode: ..."). */
+    private static long requests(Path debugLog) throws IOException {
+        try (Stream<String> lines = Files.lines(debugLog, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(l -> l.startsWith("unique: ") && l.contains(", opcode: ")).count();
+        }
+    }
+
+    private static double rssMiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+            }
+        }
+        throw new IOException("no VmRSS in /proc/" + pid + "/status");
     }
 
     /** Seconds of {@code ls -lR dir}, having checked it listed {@code files} regular files. */
@@ -220,13 +377,19 @@ final class FuseScenarios implements FormatScenarios {
 
     private static FuseMount mountContainerfs(Context context, Path container, String at, String... options)
             throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-jar",
-                cliJar().toString(), "mount"));
-        command.addAll(List.of(options));
-        command.addAll(List.of(container.toString(), context.workDir().resolve(at).toString()));
-        return FuseMount.start(command,
-                context.workDir().resolve(at), context.workDir().resolve(at + ".log"));
+        List<String> command = new ArrayList<>(containerfsCommand(container));
+        command.addAll(2, List.of(options));
+        command.add(context.workDir().resolve(at).toString());
+        return FuseMount.start(command, context.workDir().resolve(at), context.workDir().resolve(at + ".log"));
+    }
+
+    /**
+     * {@code containerfs mount <container>} as users run it: the launcher script next to the CLI's jar
+     * (its JVM options: C1, serial GC, class-data archive), the mount point to be appended.
+     */
+    private static List<String> containerfsCommand(Path container) {
+        Path launcher = cliJar().toAbsolutePath().getParent().getParent().getParent().resolve("containerfs");
+        return new ArrayList<>(List.of(launcher.toString(), "mount", container.toString()));
     }
 
     private static FuseMount mountBindfs(Context context, Path dir, String at) throws IOException, InterruptedException {

@@ -12,7 +12,24 @@ public record Row(String scenario, String containerfs, String baseline, String r
         /** A figure the issue asks to report, with no pass/fail target. */
         INFO,
         /** The format or a tool the scenario needs is not available on this build or machine. */
-        SKIPPED
+        SKIPPED,
+        /**
+         * The median of per-round ratios and the ratio of the medians disagree in direction (load
+         * changed during the run): neither PASS nor FAIL can be claimed; run again on a quieter machine.
+         */
+        NOISY
+    }
+
+    /**
+     * {@code verdict}, unless the measurements behind a ratio contradict themselves
+     * ({@link Context#directionsDisagree}): then NOISY instead of PASS or FAIL.
+     */
+    public static Verdict unlessNoisy(Verdict verdict, double[] baselineTimes, double[] containerfsTimes, int perRound) {
+        if ((verdict == Verdict.PASS || verdict == Verdict.FAIL)
+                && Context.directionsDisagree(baselineTimes, containerfsTimes, perRound)) {
+            return Verdict.NOISY;
+        }
+        return verdict;
     }
 
     public static Row skipped(String scenario, String why) {

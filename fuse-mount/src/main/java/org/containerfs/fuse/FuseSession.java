@@ -59,6 +59,14 @@ public final class FuseSession implements AutoCloseable {
         if (isMounted(mp)) {
             throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
         }
+        if (!settings.allowNonEmpty()) {
+            try (var entries = Files.list(mp)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException("mount point " + mp + " is not empty: the mount would hide its contents "
+                            + "(use an empty directory, or -o nonempty to mount over it anyway)");
+                }
+            }
+        }
         FuseBuilder builder;
         try {
             builder = Fuse.builder();
@@ -69,6 +77,8 @@ public final class FuseSession implements AutoCloseable {
         builder.setLibraryPath(libfuse.toString());
         NioFuseOperations ops = new NioFuseOperations(root, builder.errno(), !settings.readOnly(), settings.uid(),
                 settings.gid(), log);
+        ops.maxRead(settings.maxRead());
+        ops.libfuse(libfuse);
         Fuse fuse;
         try {
             fuse = builder.build(ops);
@@ -84,7 +94,46 @@ public final class FuseSession implements AutoCloseable {
             throw new IOException("mounting at " + mp + " failed: " + e.getMessage()
                     + " (libfuse printed the cause on stderr, if any)", e);
         }
+        if (settings.readAheadKb() > 0) {
+            setReadAhead(mp, settings.readAheadKb(), log);
+        }
         return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? startWatcher(mp, log) : null);
+    }
+
+    /**
+     * Sets the kernel's read-ahead window of the mount ({@code read_ahead_kb} of its backing device
+     * info): the size of the read requests a sequential reader causes. Only root may write it; for
+     * anyone else the log says how.
+     */
+    static void setReadAhead(Path mp, int kb, MountLog log) {
+        String device = deviceOf(mp);
+        if (device == null) {
+            return;
+        }
+        Path knob = Path.of("/sys/class/bdi", device, "read_ahead_kb");
+        try {
+            Files.writeString(knob, Integer.toString(kb));
+        } catch (IOException | SecurityException e) {
+            log.info("read-ahead stays at the kernel's default (" + e.getClass().getSimpleName() + " on " + knob
+                    + "); as root: echo " + kb + " > " + knob);
+        }
+    }
+
+    /** The {@code major:minor} of the file system mounted at {@code mp}, from /proc/self/mountinfo. */
+    static String deviceOf(Path mp) {
+        String wanted = canonical(mp).toString();
+        try {
+            String device = null;
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+                String[] fields = line.split(" ");
+                if (fields.length > 4 && unescape(fields[4]).equals(wanted)) {
+                    device = fields[2]; // the last mount at that point is the visible one
+                }
+            }
+            return device;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -213,6 +262,7 @@ public final class FuseSession implements AutoCloseable {
         if (closed) {
             return;
         }
+        operations.finish(); // staged files: committed or dropped before the container closes
         releaseWatcher();
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");

@@ -71,6 +71,11 @@ public final class MountCommand implements Callable<Integer> {
             description = "on Ctrl-C/SIGTERM, how long to retry a busy unmount before detaching it (default: ${DEFAULT-VALUE})")
     int graceSeconds;
 
+    @Option(names = "--read-ahead", paramLabel = "<KiB>", defaultValue = "" + MountSettings.DEFAULT_READ_AHEAD_KB,
+            description = "the kernel's read-ahead window for the mount, set when running as root (0: the kernel's "
+                    + "128 KiB; others: echo N > /sys/class/bdi/<major:minor>/read_ahead_kb) (default: ${DEFAULT-VALUE})")
+    int readAheadKb;
+
     @Option(names = {"-v", "--verbose"}, description = "log commits and session events")
     boolean verbose;
 
@@ -124,7 +129,7 @@ public final class MountCommand implements Callable<Integer> {
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
                 MountSettings.currentGid(), cacheTimeout, container.toAbsolutePath().normalize().toString(), options,
-                verbose, debug);
+                verbose, debug, readAheadKb);
         FuseSession session;
         try {
             session = FuseSession.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings, log);
@@ -147,6 +152,11 @@ public final class MountCommand implements Callable<Integer> {
             } finally {
                 cleanup.run();
             }
+            if (cleanup.unmountedCleanly()) {
+                // The JVM would exit with 128+signal (130, 143); --help promises 0 for a clean unmount.
+                err.flush();
+                Runtime.getRuntime().halt(0);
+            }
         }, "containerfs-unmount");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("containerfs: mounted " + container + " (" + fs.provider().getScheme() + ", " + mode + ") at "
@@ -168,6 +178,7 @@ public final class MountCommand implements Callable<Integer> {
         private final FileSystem fs;
         private final MountLog log;
         private boolean done;
+        private boolean ended;
 
         Cleanup(FuseSession session, FileSystem fs, MountLog log) {
             this.session = session;
@@ -181,12 +192,17 @@ public final class MountCommand implements Callable<Integer> {
                 return;
             }
             done = true;
-            boolean ended = session.ended();
+            ended = session.ended();
             session.close();
             closeQuietly(fs, log);
             // Logged here, not by the main thread: on SIGTERM the JVM exits as soon as the hook returns.
             log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
                     + "; the kernel ends the session when this process exits");
+        }
+
+        /** Whether cleanup ran and the mount had ended (not left detached). */
+        synchronized boolean unmountedCleanly() {
+            return done && ended;
         }
     }
 
@@ -252,6 +268,7 @@ public final class MountCommand implements Callable<Integer> {
         }
         cmd.add("--cache-timeout=" + cacheTimeout);
         cmd.add("--grace=" + graceSeconds);
+        cmd.add("--read-ahead=" + readAheadKb);
         if (verbose) {
             cmd.add("--verbose");
         }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
@@ -86,9 +88,14 @@ public final class NioFuseOperations implements FuseOperations {
     private final AtomicLong nextHandle = new AtomicLong(1);
     private final Map<Long, Object> handles = new ConcurrentHashMap<>();
     /** Files being written, by FUSE path: visible to getattr/readdir before their commit. */
-    private final Map<String, WriteHandle> writing = new ConcurrentHashMap<>();
+    private final Map<String, StagedFile> writing = new ConcurrentHashMap<>();
     private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
     private final Object createLock = new Object();
+    private volatile int maxRead;
+    private volatile Path libfuse;
+    private volatile KernelCache kernelCache;
+    /** Where new files wait until they are committed (see {@link StagedFile}). */
+    private final Path stagingDirectory = Path.of(System.getProperty("java.io.tmpdir"));
 
     /**
      * @param root     the directory shown as the mount's root (e.g. {@code fs.getPath("/")})
@@ -117,11 +124,12 @@ public final class NioFuseOperations implements FuseOperations {
     public Set<Operation> supportedOperations() {
         EnumSet<Operation> ops = EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READ_DIR,
                 Operation.OPEN, Operation.READ, Operation.RELEASE, Operation.STATFS, Operation.GET_XATTR,
-                Operation.LIST_XATTR, Operation.FSYNC, Operation.FLUSH);
+                Operation.LIST_XATTR, Operation.FSYNC, Operation.OPEN_DIR, Operation.RELEASE_DIR);
         if (writable) {
-            ops.addAll(EnumSet.of(Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
+            // FLUSH only where close() can commit: without it the kernel stops sending one per close
+            ops.addAll(EnumSet.of(Operation.FLUSH, Operation.CREATE, Operation.WRITE, Operation.MKDIR, Operation.UNLINK,
                     Operation.RMDIR, Operation.RENAME, Operation.TRUNCATE, Operation.CHMOD, Operation.CHOWN,
-                    Operation.UTIMENS));
+                    Operation.UTIMENS, Operation.SET_XATTR, Operation.DESTROY));
         }
         return ops;
     }
@@ -177,35 +185,24 @@ public final class NioFuseOperations implements FuseOperations {
 
     private record ReadHandle(SeekableByteChannel channel) {}
 
-    private static final class WriteHandle {
-        final String path;
+    /** An existing file the file system lets this mount write (never a container's unit). */
+    private static final class DirectWrite {
         final SeekableByteChannel channel;
-        final CountDownLatch released = new CountDownLatch(1);
         long position;
 
-        WriteHandle(String path, SeekableByteChannel channel) {
-            this.path = path;
+        DirectWrite(SeekableByteChannel channel, long position) {
             this.channel = channel;
+            this.position = position;
         }
     }
 
     /**
-     * The kernel sends RELEASE after close() has returned to the writer, so a {@code cp a x; cat x}
-     * or {@code cp a rec01; cp b rec02} may arrive before the previous file is committed. Such a
-     * request waits (briefly) for the pending commits.
+     * The kernel sends RELEASE after close() has returned to the writer; a file is normally committed
+     * at its close (FLUSH), but one closed without a write is committed at RELEASE, so a
+     * {@code touch x; cat x} may arrive first: such a request waits (briefly) for it to settle.
      */
-    private boolean awaitReleased(WriteHandle w) throws InterruptedException {
-        return w.released.await(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    private void awaitAllReleased() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
-        for (WriteHandle w : List.copyOf(writing.values())) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || !w.released.await(left, TimeUnit.NANOSECONDS)) {
-                return; // still open by its writer: the provider will say whether it takes another unit
-            }
-        }
+    private static boolean awaitSettled(StagedFile s) throws InterruptedException {
+        return s.settled.await(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     // ---- attributes ----------------------------------------------------------------------------
@@ -219,17 +216,21 @@ public final class NioFuseOperations implements FuseOperations {
         // 1 for directories too: tools then never guess the subdirectory count from the link count.
         stat.setNLink((short) 1);
         stat.setSize(a.size());
+        StatBlocks.set(stat, a.size());
         stat.setUid(uid);
         stat.setGid(gid);
         setTimes(stat, a.lastModifiedTime(), a.lastAccessTime());
     }
 
-    private void fillWriting(Stat stat, WriteHandle w) {
+    private void fillWriting(Stat stat, StagedFile w) {
         stat.setMode(Stat.S_IFREG | 0644);
         stat.setNLink((short) 1);
+        long size;
         synchronized (w) {
-            stat.setSize(w.position);
+            size = w.size;
         }
+        stat.setSize(size);
+        StatBlocks.set(stat, size);
         stat.setUid(uid);
         stat.setGid(gid);
         FileTime now = FileTime.from(Instant.now());
@@ -244,15 +245,37 @@ public final class NioFuseOperations implements FuseOperations {
         stat.aTime().set(a);
     }
 
+    /** The libfuse this session runs on: init captures its handle for cache invalidations. */
+    void libfuse(Path library) {
+        this.libfuse = library;
+    }
+
+    /** The kernel forgets a name that vanished without an unlink (else cached for the entry timeout). */
+    private java.util.concurrent.Future<?> forget(String fusePath) {
+        KernelCache k = kernelCache;
+        return k == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : k.forgetLater(fusePath);
+    }
+
+    /** The {@code -o max_read} the mount was given (0: none): init must repeat it (libfuse 3.14). */
+    void maxRead(int bytes) {
+        this.maxRead = bytes;
+    }
+
     @Override
     public void init(FuseConnInfo conn, FuseConfig cfg) {
+        if (maxRead > 0) {
+            conn.setMaxRead(maxRead);
+        }
+        if (libfuse != null) {
+            kernelCache = KernelCache.capture(libfuse);
+        }
         log.info("FUSE session started (protocol " + conn.protoMajor() + "." + conn.protoMinor() + ")");
     }
 
     @Override
     public int getattr(String path, Stat stat, FileInfo fi) {
         return guard("getattr", path, () -> {
-            WriteHandle w = writing.get(path);
+            StagedFile w = writing.get(path);
             if (w != null) {
                 fillWriting(stat, w);
                 return 0;
@@ -262,51 +285,100 @@ public final class NioFuseOperations implements FuseOperations {
         });
     }
 
+    /**
+     * An open directory: its entries, read once at the first readdir (offset 0) and served from here by
+     * offset. The offsets make libfuse pass every reply page straight to the kernel with the entries'
+     * attributes (readdirplus); with offset 0 for every entry, libfuse 3.14 buffers the listing and
+     * the kernel still looks up each name (one LOOKUP per file in {@code ls -l}).
+     */
+    private static final class DirHandle {
+        List<DirEntry> entries;
+    }
+
+    /** One listed name; {@code attributes} is null for a file still being written (shown as such). */
+    private record DirEntry(String name, BasicFileAttributes attributes, StagedFile writing) {}
+
+    @Override
+    public int opendir(String path, FileInfo fi) {
+        return guard("opendir", path, () -> {
+            if (!Files.isDirectory(resolve(path))) {
+                return -errno.enotdir();
+            }
+            fi.setFh(register(new DirHandle()));
+            return 0;
+        });
+    }
+
+    @Override
+    public int releasedir(String path, FileInfo fi) {
+        handles.remove(fi.getFh());
+        return 0;
+    }
+
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
         return guard("readdir", path, () -> {
-            Path dir = resolve(path);
             boolean plus = (flags & FUSE_READDIR_PLUS) != 0;
-            if (filler.fill(".", st -> st.setMode(Stat.S_IFDIR), 0, 0) != 0
-                    || filler.fill("..", st -> st.setMode(Stat.S_IFDIR), 0, 0) != 0) {
-                return -errno.enomem();
+            DirHandle dh = handles.get(fi.getFh()) instanceof DirHandle h ? h : new DirHandle();
+            List<DirEntry> entries = dh.entries;
+            if (entries == null || offset == 0) {
+                entries = list(path);
+                dh.entries = entries;
             }
-            Set<String> listed = writing.isEmpty() ? null : new HashSet<>();
-            // Listing a directory is where a live container notices growth (the provider's size check).
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-                for (Path child : entries) {
-                    String name = child.getFileName().toString();
-                    int full;
-                    if (plus) {
-                        BasicFileAttributes a;
-                        try {
-                            a = Files.readAttributes(child, BasicFileAttributes.class);
-                        } catch (NoSuchFileException gone) {
-                            continue;
-                        }
-                        full = filler.fill(name, st -> fill(st, a), 0, DirFiller.FUSE_FILL_DIR_PLUS);
+            // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it
+            for (long i = offset; i < entries.size() + 2L; i++) {
+                int full;
+                if (i < 2) {
+                    full = filler.fill(i == 0 ? "." : "..", st -> st.setMode(Stat.S_IFDIR), i + 1, 0);
+                } else {
+                    DirEntry e = entries.get((int) (i - 2));
+                    if (!plus) {
+                        // the type, for d_type: find and ls -R then need no stat per file
+                        int type = e.attributes() != null && e.attributes().isDirectory() ? Stat.S_IFDIR : Stat.S_IFREG;
+                        full = filler.fill(e.name(), st -> st.setMode(type), i + 1, 0);
+                    } else if (e.writing() != null) {
+                        full = filler.fill(e.name(), st -> fillWriting(st, e.writing()), i + 1, DirFiller.FUSE_FILL_DIR_PLUS);
                     } else {
-                        full = filler.fill(name, st -> { }, 0, 0);
-                    }
-                    if (full != 0) {
-                        return -errno.enomem();
-                    }
-                    if (listed != null) {
-                        listed.add(name);
+                        full = filler.fill(e.name(), st -> fill(st, e.attributes()), i + 1, DirFiller.FUSE_FILL_DIR_PLUS);
                     }
                 }
-            }
-            if (listed != null) {
-                String prefix = path.endsWith("/") ? path : path + "/";
-                for (WriteHandle w : writing.values()) {
-                    String name = w.path.substring(w.path.lastIndexOf('/') + 1);
-                    if (w.path.equals(prefix + name) && !listed.contains(name)) {
-                        filler.fill(name, st -> fillWriting(st, w), 0, plus ? DirFiller.FUSE_FILL_DIR_PLUS : 0);
-                    }
+                if (full != 0) {
+                    break; // the reply page is full: the kernel asks again from this offset
                 }
             }
             return 0;
         });
+    }
+
+    /** A directory's entries with their attributes, and the files being written into it. */
+    private List<DirEntry> list(String path) throws IOException {
+        Path dir = resolve(path);
+        List<DirEntry> entries = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
+        // Listing a directory is where a live container notices growth (the provider's size check).
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
+            for (Path child : children) {
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(child, BasicFileAttributes.class);
+                } catch (NoSuchFileException gone) {
+                    continue;
+                }
+                String name = child.getFileName().toString();
+                entries.add(new DirEntry(name, a, null));
+                listed.add(name);
+            }
+        }
+        if (!writing.isEmpty()) {
+            String prefix = path.endsWith("/") ? path : path + "/";
+            for (Map.Entry<String, StagedFile> e : writing.entrySet()) {
+                String name = e.getKey().substring(e.getKey().lastIndexOf('/') + 1);
+                if (e.getKey().equals(prefix + name) && !listed.contains(name)) {
+                    entries.add(new DirEntry(name, null, e.getValue()));
+                }
+            }
+        }
+        return entries;
     }
 
     @Override
@@ -330,7 +402,11 @@ public final class NioFuseOperations implements FuseOperations {
     /** {@code user.<view>.<name>} to value bytes, for every attribute of every non-basic view. */
     private Map<String, byte[]> xattrs(String path) throws IOException {
         Map<String, byte[]> out = new LinkedHashMap<>();
-        if (writing.containsKey(path)) {
+        StagedFile staged = writing.get(path);
+        if (staged != null) {
+            synchronized (staged) {
+                staged.attributes.forEach((k, v) -> out.put("user." + k.replaceFirst(":", "."), valueBytes(v)));
+            }
             return out;
         }
         Path p = resolve(path);
@@ -381,8 +457,13 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int getxattr(String path, String name, ByteBuffer value) {
+        if (neverPresent(name)) {
+            // ENOTSUP, not ENODATA: GNU ls remembers a device that does not support security.* /
+            // system.posix_acl_* and stops asking for every file (two round trips per file in ls -l)
+            return -errno.enotsup();
+        }
         if (!name.startsWith("user.")) {
-            return -errno.enodata(); // security.*, system.posix_acl_*: none here, answered without I/O
+            return -errno.enodata();
         }
         return guard("getxattr", path, () -> {
             byte[] v = xattrs(path).get(name);
@@ -391,6 +472,11 @@ public final class NioFuseOperations implements FuseOperations {
             }
             return copyOut(v, value);
         });
+    }
+
+    /** Namespaces a container can never have: SELinux labels, capabilities, ACLs, trusted.* (answered without I/O). */
+    static boolean neverPresent(String xattrName) {
+        return xattrName.startsWith("security.") || xattrName.startsWith("system.") || xattrName.startsWith("trusted.");
     }
 
     @Override
@@ -432,25 +518,26 @@ public final class NioFuseOperations implements FuseOperations {
         return guard("open", path, () -> {
             Set<StandardOpenOption> flags = fi.getOpenFlags();
             Path p = resolve(path);
-            if (flags.contains(StandardOpenOption.WRITE) || flags.contains(StandardOpenOption.APPEND)) {
+            boolean forWriting = flags.contains(StandardOpenOption.WRITE) || flags.contains(StandardOpenOption.APPEND);
+            StagedFile staged = writing.get(path);
+            if (forWriting) {
                 if (!writable) {
                     return -errno.erofs();
                 }
-                if (writing.containsKey(path)) {
-                    return -EBUSY;
+                if (staged != null) {
+                    return reopen(staged, flags.contains(StandardOpenOption.TRUNCATE_EXISTING), fi);
                 }
-                // An existing file opened for writing: the provider decides (a container refuses: EACCES).
+                // An existing file opened for writing: the file system decides (a container refuses: EACCES).
                 SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.WRITE);
-                WriteHandle w = new WriteHandle(path, ch);
-                w.position = ch.size();
-                writing.put(path, w);
-                fi.setFh(register(w));
+                fi.setFh(register(new DirectWrite(ch, ch.size())));
                 return 0;
             }
-            WriteHandle pending = writing.get(path);
-            if (pending != null && !awaitReleased(pending)) {
-                log.warn("open " + path + ": the file is still being written (not committed yet) -> EBUSY");
-                return -EBUSY;
+            if (staged != null) {
+                commitIfIdle(staged); // a file closed without writing (touch) becomes a unit when read
+                if (!awaitSettled(staged)) {
+                    log.warn("open " + path + ": the file is still being written (not committed yet) -> EBUSY");
+                    return -EBUSY;
+                }
             }
             if (Files.isDirectory(p)) {
                 return -errno.eisdir();
@@ -458,6 +545,25 @@ public final class NioFuseOperations implements FuseOperations {
             fi.setFh(register(new ReadHandle(Files.newByteChannel(p, StandardOpenOption.READ))));
             return 0;
         });
+    }
+
+    /** A staged file opened again for writing (e.g. {@code cp} onto a file made by {@code touch} and given attributes). */
+    private int reopen(StagedFile s, boolean truncate, FileInfo fi) throws IOException {
+        synchronized (s) {
+            if (s.isSettled()) {
+                return -errno.eacces(); // committed meanwhile: a unit never changes
+            }
+            if (s.descriptors > 0) {
+                return -EBUSY;
+            }
+            if (truncate) {
+                s.bytes.truncate(0);
+                s.size = 0;
+            }
+            s.descriptors++;
+        }
+        fi.setFh(register(s));
+        return 0;
     }
 
     @Override
@@ -489,16 +595,46 @@ public final class NioFuseOperations implements FuseOperations {
         }
     }
 
+    /**
+     * close(): a new file that was written is committed here, so that close reports a refusal or a
+     * failed write (EIO) to the writer. A close without writes (a shell's redirection closes its
+     * first descriptor before the command writes; {@code touch}) commits nothing yet.
+     */
     @Override
     public int flush(String path, FileInfo fi) {
-        return 0; // commits happen at release: flush also runs for every dup'ed descriptor
+        if (!(handles.get(fi.getFh()) instanceof StagedFile s)) {
+            return 0;
+        }
+        return guard("flush", path, () -> {
+            java.util.concurrent.Future<?> forgotten;
+            synchronized (s) {
+                forgotten = s.forgotten;
+            }
+            if (forgotten != null) {
+                try {
+                    forgotten.get(1, TimeUnit.SECONDS); // the writer's close returns once the name is gone
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    // the kernel keeps the name cached a while longer; nothing is committed either way
+                }
+            }
+            synchronized (s) {
+                if (s.failure != null) {
+                    return -errno.eio();
+                }
+                if (!s.written || s.isSettled() || StagedFile.temporaryName(s.path)) {
+                    return 0;
+                }
+            }
+            commit(s);
+            return 0;
+        });
     }
 
     @Override
     public int fsync(String path, int datasync, FileInfo fi) {
         Object h = handles.get(fi.getFh());
         return guard("fsync", path, () -> {
-            if (h instanceof WriteHandle w && w.channel instanceof FileChannel fc) {
+            if (h instanceof DirectWrite w && w.channel instanceof FileChannel fc) {
                 fc.force(datasync == 0);
             }
             return 0;
@@ -514,29 +650,143 @@ public final class NioFuseOperations implements FuseOperations {
                 return 0;
             });
         }
-        if (h instanceof WriteHandle w) {
-            try {
-                return guard("release", path, () -> {
-                    long size;
-                    synchronized (w) {
-                        size = w.position;
+        if (h instanceof DirectWrite w) {
+            return guard("release", path, () -> {
+                w.channel.close();
+                return 0;
+            });
+        }
+        if (h instanceof StagedFile s) {
+            return guard("release", path, () -> {
+                boolean commitNow;
+                synchronized (s) {
+                    if (--s.descriptors > 0 || s.isSettled()) {
+                        return 0;
                     }
-                    try {
-                        w.channel.close(); // the commit
-                    } catch (Exception e) {
-                        log.error("release " + path + ": " + size + " bytes NOT committed: " + describe(e));
-                        throw e;
+                    if (s.failure != null) {
+                        drop(s, s.failure);
+                        return 0;
                     }
-                    log.info("committed " + path + " (" + size + " bytes)");
-                    return 0;
-                });
-            } finally {
-                writing.remove(w.path, w);
-                w.released.countDown();
-            }
+                    if (StagedFile.temporaryName(s.path)) {
+                        log.info("staged " + s.path + " (" + s.size + " bytes): a temporary name, committed when "
+                                + "renamed to its final name");
+                        return 0;
+                    }
+                    // written after its last flush: commit now; never written (touch): wait for a write,
+                    // a read, the next new file or the unmount (attributes may still be set with setfattr)
+                    commitNow = s.written;
+                }
+                if (commitNow) {
+                    commit(s);
+                }
+                return 0;
+            });
         }
         return -errno.ebadf();
     }
+
+    /**
+     * Makes a staged file a unit of the container: the file system's own create with the attributes
+     * set on it, its bytes, close. A refusal drops the staged bytes (the error reaches the caller).
+     */
+    private void commit(StagedFile s) throws IOException {
+        synchronized (createLock) {
+            String path;
+            List<FileAttribute<?>> attrs = new ArrayList<>();
+            synchronized (s) {
+                if (s.isSettled()) {
+                    return;
+                }
+                path = s.path;
+                s.attributes.forEach((k, v) -> attrs.add(new CreationAttribute(k, v)));
+            }
+            long size = s.size;
+            try (SeekableByteChannel unit = Files.newByteChannel(resolve(path), Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), attrs.toArray(FileAttribute<?>[]::new))) {
+                for (long done = 0; done < size; ) {
+                    done += s.bytes.transferTo(done, size - done, unit);
+                }
+            } catch (IOException | RuntimeException e) {
+                synchronized (s) {
+                    drop(s, describe(e));
+                }
+                forget(path);
+                throw e;
+            }
+            synchronized (s) {
+                writing.remove(s.path, s);
+                s.settle();
+            }
+            log.info("committed " + path + " (" + size + " bytes)");
+        }
+    }
+
+    /** Forgets a staged file: nothing of it reaches the container. Caller holds its monitor. */
+    private void drop(StagedFile s, String why) {
+        if (s.isSettled()) {
+            return;
+        }
+        writing.remove(s.path, s);
+        s.settle();
+        log.error(s.path + ": " + s.size + " bytes NOT committed (" + why + ")");
+    }
+
+    private void commitIfIdle(StagedFile s) {
+        boolean idle;
+        synchronized (s) {
+            idle = s.descriptors == 0 && !s.isSettled() && s.failure == null && !StagedFile.temporaryName(s.path);
+        }
+        if (idle) {
+            try {
+                commit(s);
+            } catch (IOException | RuntimeException e) {
+                log.error("commit of " + s.path + " failed: " + describe(e));
+            }
+        }
+    }
+
+    /** Before a new file or directory: files closed without writes are committed first, in order. */
+    private void commitIdleFiles() {
+        for (StagedFile s : List.copyOf(writing.values())) {
+            commitIfIdle(s);
+        }
+    }
+
+    /**
+     * At the end of the session (unmount, SIGTERM): what was written is committed, also of a file a
+     * process still holds open (as closing a container commits a unit being written); temporary names
+     * never renamed and files whose write failed are dropped (logged).
+     */
+    public void finish() {
+        for (StagedFile s : List.copyOf(writing.values())) {
+            boolean keep;
+            synchronized (s) {
+                keep = !s.isSettled() && s.failure == null && !StagedFile.temporaryName(s.path);
+                if (!keep) {
+                    drop(s, s.failure != null ? s.failure : "a temporary name never renamed");
+                }
+            }
+            if (keep) {
+                try {
+                    commit(s);
+                } catch (IOException | RuntimeException e) {
+                    log.error("commit of " + s.path + " at unmount failed: " + describe(e));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void destroy() {
+        finish();
+        KernelCache k = kernelCache;
+        if (k != null) {
+            k.close();
+        }
+    }
+
+    /** A FileAttribute given at creation: {@code <view>:<name>} from a {@code user.<view>.<name>} xattr. */
+    private record CreationAttribute(String name, Object value) implements FileAttribute<Object> {}
 
     // ---- writing ------------------------------------------------------------------------------
 
@@ -544,12 +794,25 @@ public final class NioFuseOperations implements FuseOperations {
     public int create(String path, int mode, FileInfo fi) {
         return guard("create", path, () -> {
             synchronized (createLock) {
-                awaitAllReleased(); // a container takes one new file at a time, in order
-                SeekableByteChannel ch = Files.newByteChannel(resolve(path), StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE);
-                WriteHandle w = new WriteHandle(path, ch);
-                writing.put(path, w);
-                fi.setFh(register(w));
+                commitIdleFiles(); // a container takes new files in order
+                Path p = resolve(path);
+                if (writing.containsKey(path) || Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    return -errno.eexist();
+                }
+                Path parent = p.getParent();
+                if (parent == null || !Files.exists(parent)) {
+                    return -errno.enoent();
+                }
+                if (!Files.isDirectory(parent)) {
+                    return -errno.enotdir();
+                }
+                if (fs.isReadOnly()) {
+                    return -errno.erofs();
+                }
+                StagedFile s = new StagedFile(path, stagingDirectory);
+                s.descriptors = 1;
+                writing.put(path, s);
+                fi.setFh(register(s));
                 return 0;
             }
         });
@@ -558,32 +821,58 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int write(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
         Object h = handles.get(fi.getFh());
-        if (!(h instanceof WriteHandle w)) {
+        if (h instanceof DirectWrite d) {
+            return guard("write", path, () -> {
+                synchronized (d) {
+                    if (offset != d.position) {
+                        return outOfOrder(path, count, offset, d.position);
+                    }
+                    int total = 0;
+                    while (buf.hasRemaining()) {
+                        total += d.channel.write(buf);
+                    }
+                    d.position += total;
+                    return total;
+                }
+            });
+        }
+        if (!(h instanceof StagedFile s)) {
             return -errno.ebadf();
         }
         return guard("write", path, () -> {
-            synchronized (w) {
-                if (offset != w.position) {
-                    log.error("write " + path + ": out-of-order write of " + count + " bytes at offset " + offset
-                            + " after " + w.position + " bytes: files are appended sequentially (cp, cat, dd "
-                            + "without seek) -> EIO");
+            synchronized (s) {
+                if (s.isSettled()) {
+                    log.error("write " + path + ": already committed by an earlier close -> EIO");
                     return -errno.eio();
                 }
-                int total = 0;
-                while (buf.hasRemaining()) {
-                    total += w.channel.write(buf);
+                if (s.failure != null) {
+                    return -errno.eio();
                 }
-                w.position += total;
-                return total;
+                if (offset != s.size) {
+                    s.failure = "an out-of-order write at offset " + offset + " after " + s.size + " bytes";
+                    writing.remove(s.path, s); // gone at once: it will never be a unit
+                    s.forgotten = forget(s.path);
+                    return outOfOrder(path, count, offset, s.size);
+                }
+                int n = buf.remaining();
+                s.write(buf, offset);
+                return n;
             }
         });
+    }
+
+    private int outOfOrder(String path, long count, long offset, long position) {
+        log.error("write " + path + ": out-of-order write of " + count + " bytes at offset " + offset
+                + " after " + position + " bytes: files are appended sequentially (cp, cat, dd "
+                + "without seek) -> EIO; the file will not be committed");
+        return -errno.eio();
     }
 
     @Override
     public int mkdir(String path, int mode) {
         return guard("mkdir", path, () -> {
             synchronized (createLock) {
-                awaitAllReleased();
+                commitIdleFiles();
                 Files.createDirectory(resolve(path));
                 madeHere.add(path);
                 return 0;
@@ -594,8 +883,21 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int unlink(String path) {
         return guard("unlink", path, () -> {
-            if (writing.containsKey(path)) {
-                return -EBUSY;
+            StagedFile s = writing.get(path);
+            if (s != null) {
+                synchronized (s) {
+                    if (!s.isSettled()) {
+                        // never committed: removing it is allowed (rsync's cleanup, an editor's probe file)
+                        if (s.descriptors == 0) {
+                            writing.remove(path, s);
+                            s.settle();
+                        } else {
+                            s.failure = "removed before it was committed";
+                            writing.remove(path, s);
+                        }
+                        return 0;
+                    }
+                }
             }
             Files.delete(resolve(path));
             return 0;
@@ -611,13 +913,32 @@ public final class NioFuseOperations implements FuseOperations {
         });
     }
 
+    /**
+     * A staged file renamed (rsync's {@code .name.XXXXXX} to {@code name}) takes its new name and,
+     * if closed, is committed under it now; renaming anything committed is the file system's call.
+     */
     @Override
     public int rename(String oldpath, String newpath, int flags) {
         return guard("rename", oldpath, () -> {
-            if (writing.containsKey(oldpath)) {
-                return -EBUSY;
-            }
             final int renameNoReplace = 1;
+            StagedFile s = writing.get(oldpath);
+            if (s != null && !s.isSettled()) {
+                Path target = resolve(newpath);
+                if (writing.containsKey(newpath) || Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    return (flags & renameNoReplace) != 0 ? -errno.eexist() : -errno.eacces();
+                }
+                boolean commitNow;
+                synchronized (s) {
+                    writing.remove(oldpath, s);
+                    s.path = newpath;
+                    writing.put(newpath, s);
+                    commitNow = s.descriptors == 0 && s.failure == null && !StagedFile.temporaryName(newpath);
+                }
+                if (commitNow) {
+                    commit(s);
+                }
+                return 0;
+            }
             if ((flags & renameNoReplace) != 0) {
                 Files.move(resolve(oldpath), resolve(newpath));
             } else {
@@ -630,13 +951,15 @@ public final class NioFuseOperations implements FuseOperations {
     @Override
     public int truncate(String path, long size, FileInfo fi) {
         return guard("truncate", path, () -> {
-            WriteHandle w = writing.get(path);
-            if (w != null) {
-                synchronized (w) {
-                    if (size == w.position) {
+            StagedFile s = writing.get(path);
+            if (s != null) {
+                synchronized (s) {
+                    if (!s.isSettled() && size <= s.size) {
+                        s.bytes.truncate(size);
+                        s.size = size;
                         return 0;
                     }
-                    log.error("truncate " + path + " to " + size + " bytes while " + w.position
+                    log.error("truncate " + path + " to " + size + " bytes while " + s.size
                             + " are written: files are appended sequentially -> EIO");
                     return -errno.eio();
                 }
@@ -652,14 +975,22 @@ public final class NioFuseOperations implements FuseOperations {
         return writing.containsKey(path) || madeHere.contains(path);
     }
 
+    /**
+     * Modes are synthesized: accepted as a no-op on what this session creates (cp -p, rsync -a),
+     * EACCES on anything else when the file system keeps none (a container), as for every change
+     * that is not an append.
+     */
     @Override
     public int chmod(String path, int mode, FileInfo fi) {
         return guard("chmod", path, () -> {
             if (newHere(path)) {
                 return 0;
             }
-            Set<PosixFilePermission> perms = FileModes.toPermissions(mode);
-            Files.setPosixFilePermissions(resolve(path), perms);
+            try {
+                Files.setPosixFilePermissions(resolve(path), FileModes.toPermissions(mode));
+            } catch (UnsupportedOperationException noModes) {
+                return -errno.eacces();
+            }
             return 0;
         });
     }
@@ -671,11 +1002,15 @@ public final class NioFuseOperations implements FuseOperations {
                 return 0;
             }
             Path p = resolve(path);
-            if (newUid != -1) {
-                Files.setAttribute(p, "unix:uid", newUid);
-            }
-            if (newGid != -1) {
-                Files.setAttribute(p, "unix:gid", newGid);
+            try {
+                if (newUid != -1) {
+                    Files.setAttribute(p, "unix:uid", newUid);
+                }
+                if (newGid != -1) {
+                    Files.setAttribute(p, "unix:gid", newGid);
+                }
+            } catch (UnsupportedOperationException noOwners) {
+                return -errno.eacces();
             }
             return 0;
         });
@@ -690,6 +1025,42 @@ public final class NioFuseOperations implements FuseOperations {
             FileTime m = mtime.getOptional().map(FileTime::from).orElse(null);
             FileTime a = atime.getOptional().map(FileTime::from).orElse(null);
             Files.getFileAttributeView(resolve(path), BasicFileAttributeView.class).setTimes(m, a, null);
+            return 0;
+        });
+    }
+
+    /**
+     * {@code setfattr -n user.<view>.<name> -v <value>} on a file not yet committed: the attribute
+     * is given to the file system when the file is created in it (a GSD chunk's {@code gsd:type} and
+     * {@code gsd:M}). Committed files never change: EACCES; namespaces a container cannot have: ENOTSUP.
+     */
+    @Override
+    public int setxattr(String path, String name, ByteBuffer value, int flags) {
+        return guard("setxattr", path, () -> {
+            if (neverPresent(name) || !name.startsWith("user.")) {
+                return -errno.enotsup();
+            }
+            StagedFile s = writing.get(path);
+            if (s == null) {
+                resolve(path).getFileSystem().provider().checkAccess(resolve(path)); // ENOENT if missing
+                return -errno.eacces();
+            }
+            String rest = name.substring("user.".length());
+            int dot = rest.indexOf('.');
+            if (dot <= 0 || !xattrViews.contains(rest.substring(0, dot))) {
+                log.warn("setxattr " + path + ": " + name + " names no attribute view of this file system (user."
+                        + String.join(".*, user.", xattrViews) + ".*) -> ENOTSUP");
+                return -errno.enotsup();
+            }
+            byte[] raw = new byte[value.remaining()];
+            value.get(raw);
+            String text = new String(raw, StandardCharsets.UTF_8).strip();
+            synchronized (s) {
+                if (s.isSettled()) {
+                    return -errno.eacces();
+                }
+                s.attributes.put(rest.substring(0, dot) + ":" + rest.substring(dot + 1), text);
+            }
             return 0;
         });
     }

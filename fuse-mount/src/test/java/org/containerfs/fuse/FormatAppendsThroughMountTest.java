@@ -82,7 +82,7 @@ class FormatAppendsThroughMountTest {
             assertThat(Files.readAllBytes(fs.getPath("/12/fuse/blob"))).isEqualTo(Files.readAllBytes(blob));
             assertThat(Files.readAllBytes(fs.getPath("/12/particles/charge"))).isEqualTo(Files.readAllBytes(charge));
             assertThat(Files.readAllBytes(fs.getPath("/13/tail"))).isEqualTo(Files.readAllBytes(tail));
-            // cp gives no way to pass gsd:type (the mount has no setxattr): uint8, one column
+            // plain cp sets no gsd:type / gsd:M (setfattr before writing does: MountedToolsTest): uint8, one column
             Map<String, Object> a = Files.readAttributes(fs.getPath("/12/fuse/blob"), "gsd:*");
             assertThat(a).containsEntry("type", "uint8").containsEntry("N", 200_000L).containsEntry("M", 1)
                     .containsEntry("name", "fuse/blob").containsEntry("frame", 12);

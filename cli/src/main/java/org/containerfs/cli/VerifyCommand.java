@@ -40,6 +40,15 @@ final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
     Path container;
 
+    @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
+            + "directories, files, bytesRead, damage (the root's, a list), uncommittedTail (if any), failures: [{path, reason}].")
+    boolean json;
+
+    private final java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();
+    private Object rootDamage;
+    private Object uncommittedTail;
+    private String formatName = "";
+
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
     private long files;
     private long directories;
@@ -55,6 +64,11 @@ final class VerifyCommand implements Callable<Integer> {
         } catch (CliException | NoSuchFileException notAContainer) {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
         } catch (IOException | RuntimeException e) {
+            if (json) {
+                jsonFailures.add(JsonReports.failure(container.toString(), Errors.describe(e)));
+                out.println(Json.of(JsonReports.verify(container, formatName, 0, 0, 0, jsonFailures, null, null)));
+                return 1;
+            }
             out.println("FAIL " + Errors.safe(container.toString()) + ": " + Errors.describe(e));
             out.println(container + ": cannot be opened: DAMAGED");
             return 1;
@@ -63,6 +77,9 @@ final class VerifyCommand implements Callable<Integer> {
             Path root = fs.getRootDirectories().iterator().next();
             try {
                 Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
+                formatName = JsonReports.format(fs);
+                rootDamage = attributes.get("damage");
+                uncommittedTail = attributes.get("uncommittedTail");
                 Object damage = attributes.get("damage");
                 if (!Values.isBlank(damage)) {
                     fail(out, root, Values.show(damage));
@@ -73,6 +90,11 @@ final class VerifyCommand implements Callable<Integer> {
             walk(out, root);
         } catch (IOException e) {
             fail(out, null, Errors.describe(e));
+        }
+        if (json) {
+            out.println(Json.of(JsonReports.verify(container, formatName, directories, files, bytes, jsonFailures,
+                    rootDamage, uncommittedTail)));
+            return failures == 0 ? 0 : 1;
         }
         out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(container.toString()),
                 directories, files, bytes, failures, failures == 1 ? "failure" : "failures", failures == 0 ? "OK" : "DAMAGED");
@@ -117,13 +139,17 @@ final class VerifyCommand implements Callable<Integer> {
         bytes += read;
         if (read != size) {
             fail(out, file, "read " + read + " bytes but the listed size is " + size);
-        } else if (verbose) {
+        } else if (verbose && !json) {
             out.println("ok " + file + " " + read);
         }
     }
 
     private void fail(PrintStream out, Path where, String message) {
         failures++;
+        if (json) {
+            jsonFailures.add(JsonReports.failure(where == null ? "" : where.toString(), message));
+            return;
+        }
         out.println("FAIL " + (where == null ? "" : Errors.safe(where.toString())) + ": " + message);
     }
 }

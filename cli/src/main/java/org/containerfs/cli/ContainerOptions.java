@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystemProvider;
+import org.containerfs.core.ContainerFileSystems;
 import picocli.CommandLine.Option;
 
 /** Options every container-reading subcommand shares, and the one way they open a container. */
@@ -62,6 +63,54 @@ final class ContainerOptions {
             throw new CliException(container + ": not a container of a supported format (supported: "
                     + String.join(", ", supportedFormats()) + ")");
         }
+    }
+
+    /**
+     * Opens {@code container} for appending, or creates it when it does not exist: of {@code format} if given, else
+     * of the format whose file name ending it has (.lime, .gsd, ...). Creating goes to the format's provider
+     * directly, never through {@code FileSystems.newFileSystem}, whose zip provider would make a zip file.
+     */
+    FileSystem openForAppending(Path container, String format) throws IOException {
+        if (Files.isDirectory(container)) {
+            throw new CliException(container + ": is a directory, not a container file");
+        }
+        Map<String, Object> map = writeEnv();
+        if (!Files.exists(container)) {
+            return ContainerFileSystems.create(container, format != null ? format : formatByName(container), map);
+        }
+        map.put("accessMode", "readWrite");
+        if (format != null) {
+            return ContainerFileSystems.provider(format).newFileSystem(container, map);
+        }
+        try {
+            return ContainerFileSystems.open(container, map);
+        } catch (ProviderNotFoundException e) {
+            throw new CliException(container + ": not a container of a supported format (supported: "
+                    + String.join(", ", supportedFormats()) + ")");
+        }
+    }
+
+    /** The env map of a writing command: the --env options and --strict. */
+    Map<String, Object> writeEnv() {
+        Map<String, Object> map = new LinkedHashMap<>(env);
+        if (strict) {
+            map.put("strict", "true");
+        }
+        return map;
+    }
+
+    /** The format a new container's file name selects, or a usage error saying how to choose one. */
+    static String formatByName(Path container) {
+        String name = String.valueOf(container.getFileName()).toLowerCase(java.util.Locale.ROOT);
+        for (ContainerFileSystemProvider p : ContainerFileSystems.providers()) {
+            for (String extension : p.format().fileExtensions()) {
+                if (name.endsWith("." + extension)) {
+                    return p.getScheme();
+                }
+            }
+        }
+        throw new CliException(container + ": no such container, and its name does not say which format to create "
+                + "(end it in one of .lime, .gsd, .scda, .sion, .g3, or give --format)", 2);
     }
 
     /** The formats whose providers are registered (their URI schemes). */

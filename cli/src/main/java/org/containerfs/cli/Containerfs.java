@@ -3,6 +3,7 @@ package org.containerfs.cli;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -24,14 +25,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "containerfs",
         mixinStandardHelpOptions = true,
         versionProvider = Containerfs.Version.class,
-        description = "Lists, reads, extracts and checks scientific container files (LIME, and every other "
+        description = "Lists, reads, extracts, checks and appends to scientific container files (LIME, and every other "
                 + "format whose java.nio provider is on the class path) as directory trees.",
         footer = {"", "Exit status: 0 on success, 1 when the command failed (or verify found damage), 2 on a usage error.",
                 "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."},
         subcommands = {
                 LsCommand.class, CatCommand.class, CpCommand.class, InfoCommand.class, VerifyCommand.class,
-                MountCommand.class, UmountCommand.class, HelpCommand.class})
+                CreateCommand.class, PutCommand.class, MountCommand.class, UmountCommand.class, HelpCommand.class})
 public final class Containerfs implements Runnable {
+    private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
 
@@ -41,9 +43,15 @@ public final class Containerfs implements Runnable {
     @Option(names = "--debug", description = "Print the stack trace of an error.")
     boolean debug;
 
-    Containerfs(PrintStream out, PrintStream err) {
+    Containerfs(InputStream in, PrintStream out, PrintStream err) {
+        this.in = in;
         this.out = out;
         this.err = err;
+    }
+
+    /** Standard input (put's source '-'). */
+    InputStream in() {
+        return in;
     }
 
     /** Standard output: binary-safe (cat) and UTF-8 for text. */
@@ -72,7 +80,12 @@ public final class Containerfs implements Runnable {
 
     /** Runs one command line with the given streams and returns its exit status (used by main and the tests). */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine cl = commandLine(out, err);
+        return run(args, System.in, out, err);
+    }
+
+    /** Runs one command line with the given streams and returns its exit status. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        CommandLine cl = commandLine(in, out, err);
         int status = cl.execute(args);
         out.flush();
         err.flush();
@@ -80,7 +93,11 @@ public final class Containerfs implements Runnable {
     }
 
     static CommandLine commandLine(PrintStream out, PrintStream err) {
-        Containerfs top = new Containerfs(out, err);
+        return commandLine(System.in, out, err);
+    }
+
+    static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
+        Containerfs top = new Containerfs(in, out, err);
         CommandLine cl = new CommandLine(top);
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));

@@ -200,6 +200,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
                         ? format.create(source) : format.open(source);
             } finally {
                 channel.observeReads(null);
+                if (progress != null) {
+                    progress.finished();
+                }
             }
             ContainerFileSystem fs = new ContainerFileSystem(this, path, channel, container, writable,
                     options.getBoolean("refresh", true), lock);

@@ -24,6 +24,9 @@ public interface OpenProgress {
      */
     void scanned(long bytes, long total);
 
+    /** The opening scan ended (the open succeeded or failed); no report follows. */
+    default void finished() {}
+
     /** The listener in {@code env}, or null (absent, or not an {@code OpenProgress}). */
     static OpenProgress in(Map<String, ?> env) {
         return env != null && env.get(ENV_KEY) instanceof OpenProgress p ? p : null;

@@ -27,8 +27,21 @@ class OpenProgressTest {
 
     private static List<Report> openAndRead(Path container) throws Exception {
         List<Report> reports = new ArrayList<>();
-        OpenProgress listener = (bytes, total) -> reports.add(new Report(bytes, total));
+        int[] finished = new int[1];
+        OpenProgress listener = new OpenProgress() {
+            @Override
+            public void scanned(long bytes, long total) {
+                assertThat(finished[0]).as("no report after finished()").isZero();
+                reports.add(new Report(bytes, total));
+            }
+
+            @Override
+            public void finished() {
+                finished[0]++;
+            }
+        };
         try (FileSystem fs = FileSystems.newFileSystem(container, Map.of(OpenProgress.ENV_KEY, listener))) {
+            assertThat(finished[0]).as("finished() once the open returned").isEqualTo(1);
             int afterOpen = reports.size();
             try (var walk = Files.walk(fs.getPath("/"))) {
                 for (Path p : walk.filter(Files::isRegularFile).toList()) {
@@ -37,6 +50,7 @@ class OpenProgressTest {
             }
             assertThat(reports).as("reads after the open are not the scan's").hasSize(afterOpen);
         }
+        assertThat(finished[0]).isEqualTo(1);
         return reports;
     }
 
@@ -62,6 +76,28 @@ class OpenProgressTest {
         assertThat(reports).isNotEmpty();
         assertThat(reports).extracting(Report::bytes).isSorted();
         assertThat(reports.get(reports.size() - 1).bytes()).isLessThanOrEqualTo(Files.size(lime));
+    }
+
+    @Test
+    void aFailedOpenFinishesTheReportToo() throws Exception {
+        // a GSD file cut inside its header: the magic bytes match, the format's scan fails
+        byte[] whole = Files.readAllBytes(corpus("gsd", "hoomd_trajectory.gsd"));
+        Path bad = Files.write(tmp.resolve("bad.gsd"), java.util.Arrays.copyOf(whole, 100));
+        int[] finished = new int[1];
+        OpenProgress listener = new OpenProgress() {
+            @Override
+            public void scanned(long bytes, long total) {}
+
+            @Override
+            public void finished() {
+                finished[0]++;
+            }
+        };
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> org.containerfs.core.ContainerFileSystems.provider("gsd")
+                .newFileSystem(bad, Map.of("format", "gsd", OpenProgress.ENV_KEY, listener)).close())
+                .isInstanceOf(java.io.IOException.class);
+        assertThat(finished[0]).isEqualTo(1);
     }
 
     @Test

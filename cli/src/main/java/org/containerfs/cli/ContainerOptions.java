@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystemProvider;
 import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.spi.OpenProgress;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Options every container-reading subcommand shares, and the one way they open a container. */
 final class ContainerOptions {
@@ -28,6 +31,29 @@ final class ContainerOptions {
 
     @Option(names = "--debug", description = "Print the stack trace of an error.")
     boolean debug;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress line (shown on standard error only when it is a terminal).")
+    boolean quiet;
+
+    @Option(names = "--progress", description = "Show the progress line even when standard error is not a terminal.")
+    boolean progress;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** Whether long work shows a progress line: --progress, or a terminal on standard error without --quiet. */
+    boolean showProgress() {
+        return !quiet && (progress || root().stderrIsTerminal());
+    }
+
+    /** A progress line on standard error (drawing nothing when {@link #showProgress} says no); total -1: unknown. */
+    Progress progress(String label, long total) {
+        return Progress.start(root().err(), root().out(), showProgress(), label, total);
+    }
+
+    private Containerfs root() {
+        return (Containerfs) command.root().userObject();
+    }
 
     /** Opens {@code container} read-only with whichever registered provider recognises it. */
     FileSystem open(Path container) throws IOException {
@@ -46,6 +72,8 @@ final class ContainerOptions {
         if (strict) {
             map.put("strict", "true");
         }
+        // the first open of a big container (a .g3.gz's index build) reads it whole: say how far it got
+        map.put(OpenProgress.ENV_KEY, progress("indexing " + container.getFileName(), -1));
         // The container formats are asked first: FileSystems.newFileSystem alone would let the JDK's zip
         // provider (which comes before class-path providers) claim a container named *.zip or *.jar.
         for (FileSystemProvider p : FileSystemProvider.installedProviders()) {

@@ -36,6 +36,7 @@ public final class Containerfs implements Runnable {
     private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
+    private boolean stderrTerminal;
 
     @Spec
     CommandSpec spec;
@@ -63,6 +64,11 @@ public final class Containerfs implements Runnable {
         return err;
     }
 
+    /** Whether standard error is a terminal (only ever true for the real one, in {@link #main}). */
+    boolean stderrIsTerminal() {
+        return stderrTerminal;
+    }
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
@@ -72,7 +78,9 @@ public final class Containerfs implements Runnable {
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        int status = run(args, out, err);
+        CommandLine cl = commandLine(System.in, out, err);
+        ((Containerfs) cl.getCommand()).stderrTerminal = Progress.stderrIsTerminal();
+        int status = cl.execute(args);
         out.flush();
         err.flush();
         System.exit(status);
@@ -99,6 +107,7 @@ public final class Containerfs implements Runnable {
     static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
         Containerfs top = new Containerfs(in, out, err);
         CommandLine cl = new CommandLine(top);
+        MountProgress.install(cl);
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {

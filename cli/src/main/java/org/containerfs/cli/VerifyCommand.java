@@ -48,6 +48,7 @@ final class VerifyCommand implements Callable<Integer> {
     private Object rootDamage;
     private Object uncommittedTail;
     private String formatName = "";
+    private Progress progress = Progress.start(null, null, false, "", -1);
 
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
     private long files;
@@ -87,9 +88,20 @@ final class VerifyCommand implements Callable<Integer> {
             } catch (IOException | RuntimeException e) {
                 fail(out, root, Errors.describe(e));
             }
+            if (options.showProgress()) {
+                long[] counts = new long[3];
+                try {
+                    InfoCommand.count(root, counts); // from the index: the bar's total
+                } catch (IOException | RuntimeException e) {
+                    counts[2] = -1; // the walk below reports it
+                }
+                progress = options.progress("verify " + Errors.safe(String.valueOf(container.getFileName())), counts[2]);
+            }
             walk(out, root);
         } catch (IOException e) {
             fail(out, null, Errors.describe(e));
+        } finally {
+            progress.close();
         }
         if (json) {
             out.println(Json.of(JsonReports.verify(container, formatName, directories, files, bytes, jsonFailures,
@@ -130,6 +142,7 @@ final class VerifyCommand implements Callable<Integer> {
             int n;
             while ((n = ch.read(buffer.clear())) >= 0) {
                 read += n;
+                progress.advance(n);
             }
         } catch (IOException | RuntimeException e) {
             bytes += read;
@@ -140,12 +153,14 @@ final class VerifyCommand implements Callable<Integer> {
         if (read != size) {
             fail(out, file, "read " + read + " bytes but the listed size is " + size);
         } else if (verbose && !json) {
+            progress.close();
             out.println("ok " + file + " " + read);
         }
     }
 
     private void fail(PrintStream out, Path where, String message) {
         failures++;
+        progress.close();
         if (json) {
             jsonFailures.add(JsonReports.failure(where == null ? "" : where.toString(), message));
             return;

@@ -108,6 +108,14 @@ public final class Containerfs implements Runnable {
         Containerfs top = new Containerfs(in, out, err);
         CommandLine cl = new CommandLine(top);
         MountProgress.install(cl);
+        CommandLine completion = new CommandLine(new picocli.AutoComplete.GenerateCompletion());
+        completion.getCommandSpec().usageMessage().hidden(false).description(
+                "Prints the bash completion script (zsh too, through bashcompinit).",
+                "Install it for bash: containerfs completion > ~/.local/share/bash-completion/completions/containerfs",
+                "or for the current shell: source <(containerfs completion);",
+                "zsh: autoload -U +X bashcompinit && bashcompinit && source <(containerfs completion)");
+        completion.getCommandSpec().name("completion");
+        cl.addSubcommand("completion", completion);
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {

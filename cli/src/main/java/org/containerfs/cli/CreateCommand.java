@@ -5,7 +5,11 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
+import org.containerfs.core.ContainerFileSystemProvider;
 import org.containerfs.core.ContainerFileSystems;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,11 +56,21 @@ final class CreateCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The registered formats, for the help text and shell completion. */
+    /**
+     * The formats whose providers this tool carries, for the help text and shell completion. Looked up through
+     * this class's loader, not the system one that installedProviders() uses, so that the build step that writes
+     * the completion script and man pages (run inside Maven) lists them too.
+     */
     static final class FormatNames implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return ContainerOptions.supportedFormats().iterator();
+            List<String> names = new java.util.ArrayList<>();
+            for (FileSystemProvider p : ServiceLoader.load(FileSystemProvider.class, CreateCommand.class.getClassLoader())) {
+                if (p instanceof ContainerFileSystemProvider) {
+                    names.add(p.getScheme());
+                }
+            }
+            return names.iterator();
         }
     }
 }

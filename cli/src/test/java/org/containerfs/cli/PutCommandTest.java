@@ -200,6 +200,20 @@ class PutCommandTest {
     }
 
     @Test
+    void theCreationTrapTheReadmeShowsIsReal() throws Exception {
+        Path trap = tmp.resolve("trap.lime");
+        try (FileSystem fs = java.nio.file.FileSystems.newFileSystem(trap, java.util.Map.of("create", true))) {
+            assertThat(fs.provider().getScheme()).isEqualTo("jar"); // the JDK's zip provider answered
+        }
+        assertThat(Files.readAllBytes(trap)).startsWith(0x50, 0x4B); // "PK": a zip archive named .lime
+
+        Path right = tmp.resolve("right.lime");
+        try (FileSystem fs = ContainerFileSystems.create(right, "lime")) {
+            assertThat(fs.provider().getScheme()).isEqualTo("lime");
+        }
+    }
+
+    @Test
     void aNewContainerWhoseNameDoesNotSayItsFormatNeedsFormat() {
         Path file = tmp.resolve("data.bin");
 

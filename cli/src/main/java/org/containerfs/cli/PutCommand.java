@@ -2,7 +2,7 @@ package org.containerfs.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -135,7 +135,10 @@ final class PutCommand implements Callable<Integer> {
             try (SeekableByteChannel out = Files.newByteChannel(target,
                     Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), attributes(forFile));
                     InputStream in = stdin ? top.in() : Files.newInputStream(Path.of(source))) {
-                written = copy(in, out);
+                // streams straight into the container in 1 MiB writes; the provider commits when the channel closes
+                java.io.OutputStream sink = new java.io.BufferedOutputStream(Channels.newOutputStream(out), Streams.BUFFER);
+                written = in.transferTo(sink);
+                sink.flush();
             } // closing the channel commits the unit (a staged frame or array section: closing the file system)
             if (verbose) {
                 top.out().println("appended " + Errors.safe(target.toString()) + " (" + written + " bytes) to " + container);
@@ -174,19 +177,5 @@ final class PutCommand implements Callable<Integer> {
             }
         }));
         return list.toArray(FileAttribute<?>[]::new);
-    }
-
-    private static long copy(InputStream in, SeekableByteChannel out) throws IOException {
-        byte[] buffer = new byte[Streams.BUFFER];
-        long total = 0;
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-            ByteBuffer b = ByteBuffer.wrap(buffer, 0, n);
-            while (b.hasRemaining()) {
-                out.write(b);
-            }
-            total += n;
-        }
-        return total;
     }
 }

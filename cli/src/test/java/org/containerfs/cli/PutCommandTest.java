@@ -2,9 +2,6 @@ package org.containerfs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -22,20 +19,8 @@ class PutCommandTest {
     @TempDir
     Path tmp;
 
-    /** Runs the command with {@code stdin} as standard input. */
     private static Cli.Result run(byte[] stdin, Object... args) {
-        String[] strings = new String[args.length];
-        for (int i = 0; i < args.length; i++) {
-            strings[i] = String.valueOf(args[i]);
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try (PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            status = Containerfs.run(strings, new ByteArrayInputStream(stdin), o, e);
-        }
-        return new Cli.Result(status, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+        return Cli.runWithInput(stdin, args);
     }
 
     private static byte[] bytes(String s) {

@@ -73,7 +73,10 @@ final class ContainerOptions {
             map.put("strict", "true");
         }
         // the first open of a big container (a .g3.gz's index build) reads it whole: say how far it got
-        map.put(OpenProgress.ENV_KEY, progress("indexing " + container.getFileName(), -1));
+        // (only when the line is shown: the listener is called for every read of the opening scan)
+        if (showProgress()) {
+            map.put(OpenProgress.ENV_KEY, progress("indexing " + container.getFileName(), -1));
+        }
         // The container formats are asked first: FileSystems.newFileSystem alone would let the JDK's zip
         // provider (which comes before class-path providers) claim a container named *.zip or *.jar.
         for (FileSystemProvider p : FileSystemProvider.installedProviders()) {

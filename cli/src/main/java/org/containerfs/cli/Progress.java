@@ -124,7 +124,8 @@ final class Progress implements AutoCloseable, OpenProgress {
             sb.append(" [").append("#".repeat(filled)).append(".".repeat(cells - filled)).append("] ");
             sb.append(String.format(Locale.ROOT, "%3d%% %s / %s %s/s", (int) (fraction * 100), bytes(done), bytes(total),
                     bytes((long) rate)));
-            if (rate > 0 && done < total) {
+            // too early a guess misleads (the first reads of a scan are headers): wait for a second and 1%
+            if (rate > 0 && done < total && seconds >= 1 && done * 100 >= total) {
                 sb.append(' ').append(duration((long) ((total - done) / rate))).append(" left");
             }
         } else {

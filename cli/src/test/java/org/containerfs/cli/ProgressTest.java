@@ -129,6 +129,10 @@ class ProgressTest {
         p.advance(3L << 20);
         assertThat(p.line(p.started() + 2 * SECOND))
                 .isEqualTo("verify big.lime [################] 100% 4.0 MiB / 4.0 MiB 2.0 MiB/s");
+        Progress early = Progress.start(new PrintStream(new ByteArrayOutputStream()), null, true, "indexing x", 100L << 20);
+        early.scanned(2, 100L << 20);
+        assertThat(early.line(early.started() + SECOND / 2)).as("no guess from the first bytes")
+                .isEqualTo("indexing x [................]   0% 2 B / 100.0 MiB 4 B/s");
     }
 
     @Test

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 
 /**
- * Writes G3 inputs byte by byte as spt3g lays them out (shared/formats/g3.md sections 2-3), with a
+ * Writes G3 inputs byte by byte as spt3g lays them out (docs/formats/g3.md sections 2-3), with a
  * plain FileChannel and independent of the provider's writer, so the reader is measured on files it
  * did not make. Every frame is a Scan frame of 10,737 bytes with four keys, little-endian:
  * {@code ScanNumber} (G3Int), {@code Az} (G3VectorDouble: 1000 noisy sine samples), {@code Flags}

@@ -13,7 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystemProvider;
+import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.spi.OpenProgress;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Options every container-reading subcommand shares, and the one way they open a container. */
 final class ContainerOptions {
@@ -27,6 +31,29 @@ final class ContainerOptions {
 
     @Option(names = "--debug", description = "Print the stack trace of an error.")
     boolean debug;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress line (shown on standard error only when it is a terminal).")
+    boolean quiet;
+
+    @Option(names = "--progress", description = "Show the progress line even when standard error is not a terminal.")
+    boolean progress;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** Whether long work shows a progress line: --progress, or a terminal on standard error without --quiet. */
+    boolean showProgress() {
+        return !quiet && (progress || root().stderrIsTerminal());
+    }
+
+    /** A progress line on standard error (drawing nothing when {@link #showProgress} says no); total -1: unknown. */
+    Progress progress(String label, long total) {
+        return Progress.start(root().err(), root().out(), showProgress(), label, total);
+    }
+
+    private Containerfs root() {
+        return (Containerfs) command.root().userObject();
+    }
 
     /** Opens {@code container} read-only with whichever registered provider recognises it. */
     FileSystem open(Path container) throws IOException {
@@ -45,6 +72,11 @@ final class ContainerOptions {
         if (strict) {
             map.put("strict", "true");
         }
+        // the first open of a big container (a .g3.gz's index build) reads it whole: say how far it got
+        // (only when the line is shown: the listener is called for every read of the opening scan)
+        if (showProgress()) {
+            map.put(OpenProgress.ENV_KEY, progress("indexing " + container.getFileName(), -1));
+        }
         // The container formats are asked first: FileSystems.newFileSystem alone would let the JDK's zip
         // provider (which comes before class-path providers) claim a container named *.zip or *.jar.
         for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
@@ -62,6 +94,54 @@ final class ContainerOptions {
             throw new CliException(container + ": not a container of a supported format (supported: "
                     + String.join(", ", supportedFormats()) + ")");
         }
+    }
+
+    /**
+     * Opens {@code container} for appending, or creates it when it does not exist: of {@code format} if given, else
+     * of the format whose file name ending it has (.lime, .gsd, ...). Creating goes to the format's provider
+     * directly, never through {@code FileSystems.newFileSystem}, whose zip provider would make a zip file.
+     */
+    FileSystem openForAppending(Path container, String format) throws IOException {
+        if (Files.isDirectory(container)) {
+            throw new CliException(container + ": is a directory, not a container file");
+        }
+        Map<String, Object> map = writeEnv();
+        if (!Files.exists(container)) {
+            return ContainerFileSystems.create(container, format != null ? format : formatByName(container), map);
+        }
+        map.put("accessMode", "readWrite");
+        if (format != null) {
+            return ContainerFileSystems.provider(format).newFileSystem(container, map);
+        }
+        try {
+            return ContainerFileSystems.open(container, map);
+        } catch (ProviderNotFoundException e) {
+            throw new CliException(container + ": not a container of a supported format (supported: "
+                    + String.join(", ", supportedFormats()) + ")");
+        }
+    }
+
+    /** The env map of a writing command: the --env options and --strict. */
+    Map<String, Object> writeEnv() {
+        Map<String, Object> map = new LinkedHashMap<>(env);
+        if (strict) {
+            map.put("strict", "true");
+        }
+        return map;
+    }
+
+    /** The format a new container's file name selects, or a usage error saying how to choose one. */
+    static String formatByName(Path container) {
+        String name = String.valueOf(container.getFileName()).toLowerCase(java.util.Locale.ROOT);
+        for (ContainerFileSystemProvider p : ContainerFileSystems.providers()) {
+            for (String extension : p.format().fileExtensions()) {
+                if (name.endsWith("." + extension)) {
+                    return p.getScheme();
+                }
+            }
+        }
+        throw new CliException(container + ": no such container, and its name does not say which format to create "
+                + "(end it in one of .lime, .gsd, .scda, .sion, .g3, or give --format)", 2);
     }
 
     /** The formats whose providers are registered (their URI schemes). */

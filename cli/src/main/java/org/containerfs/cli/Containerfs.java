@@ -3,6 +3,7 @@ package org.containerfs.cli;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -24,16 +25,18 @@ import picocli.CommandLine.Spec;
 @Command(name = "containerfs",
         mixinStandardHelpOptions = true,
         versionProvider = Containerfs.Version.class,
-        description = "Lists, reads, extracts and checks scientific container files (LIME, and every other "
+        description = "Lists, reads, extracts, checks and appends to scientific container files (LIME, and every other "
                 + "format whose java.nio provider is on the class path) as directory trees.",
         footer = {"", "Exit status: 0 on success, 1 when the command failed (or verify found damage), 2 on a usage error.",
                 "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."},
         subcommands = {
                 LsCommand.class, CatCommand.class, CpCommand.class, InfoCommand.class, VerifyCommand.class,
-                MountCommand.class, UmountCommand.class, HelpCommand.class})
+                CreateCommand.class, PutCommand.class, MountCommand.class, UmountCommand.class, HelpCommand.class})
 public final class Containerfs implements Runnable {
+    private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
+    private boolean stderrTerminal;
 
     @Spec
     CommandSpec spec;
@@ -41,9 +44,15 @@ public final class Containerfs implements Runnable {
     @Option(names = "--debug", description = "Print the stack trace of an error.")
     boolean debug;
 
-    Containerfs(PrintStream out, PrintStream err) {
+    Containerfs(InputStream in, PrintStream out, PrintStream err) {
+        this.in = in;
         this.out = out;
         this.err = err;
+    }
+
+    /** Standard input (put's source '-'). */
+    InputStream in() {
+        return in;
     }
 
     /** Standard output: binary-safe (cat) and UTF-8 for text. */
@@ -55,6 +64,11 @@ public final class Containerfs implements Runnable {
         return err;
     }
 
+    /** Whether standard error is a terminal (only ever true for the real one, in {@link #main}). */
+    boolean stderrIsTerminal() {
+        return stderrTerminal;
+    }
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
@@ -64,7 +78,9 @@ public final class Containerfs implements Runnable {
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        int status = run(args, out, err);
+        CommandLine cl = commandLine(System.in, out, err);
+        ((Containerfs) cl.getCommand()).stderrTerminal = Progress.stderrIsTerminal();
+        int status = cl.execute(args);
         out.flush();
         err.flush();
         System.exit(status);
@@ -72,7 +88,12 @@ public final class Containerfs implements Runnable {
 
     /** Runs one command line with the given streams and returns its exit status (used by main and the tests). */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine cl = commandLine(out, err);
+        return run(args, System.in, out, err);
+    }
+
+    /** Runs one command line with the given streams and returns its exit status. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        CommandLine cl = commandLine(in, out, err);
         int status = cl.execute(args);
         out.flush();
         err.flush();
@@ -80,8 +101,21 @@ public final class Containerfs implements Runnable {
     }
 
     static CommandLine commandLine(PrintStream out, PrintStream err) {
-        Containerfs top = new Containerfs(out, err);
+        return commandLine(System.in, out, err);
+    }
+
+    static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
+        Containerfs top = new Containerfs(in, out, err);
         CommandLine cl = new CommandLine(top);
+        MountProgress.install(cl);
+        CommandLine completion = new CommandLine(new picocli.AutoComplete.GenerateCompletion());
+        completion.getCommandSpec().usageMessage().hidden(false).description(
+                "Prints the bash completion script (zsh too, through bashcompinit).",
+                "Install it for bash: containerfs completion > ~/.local/share/bash-completion/completions/containerfs",
+                "or for the current shell: source <(containerfs completion);",
+                "zsh: autoload -U +X bashcompinit && bashcompinit && source <(containerfs completion)");
+        completion.getCommandSpec().name("completion");
+        cl.addSubcommand("completion", completion);
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {

@@ -51,6 +51,7 @@ final class CpCommand implements Callable<Integer> {
     Path destination;
 
     private int failures;
+    private Progress progress;
 
     @Override
     public Integer call() throws IOException {
@@ -61,6 +62,16 @@ final class CpCommand implements Callable<Integer> {
                 throw new CliException(source + ": is a directory (use cp -r)");
             }
             ExtractionGuard guard = ExtractionGuard.forDestination(destination);
+            // the total from the listing alone (the index), so the bar can say how much is left
+            long total = -1;
+            if (options.showProgress()) {
+                long[] counts = new long[3];
+                if (directory) {
+                    InfoCommand.count(source, counts);
+                }
+                total = directory ? counts[2] : Files.size(source);
+            }
+            progress = options.progress("cp " + Errors.safe(String.valueOf(source)), total);
             List<String> names = new ArrayList<>();
             if (source.getFileName() != null) {
                 names.add(source.getFileName().toString());
@@ -72,6 +83,10 @@ final class CpCommand implements Callable<Integer> {
                 copyTree(guard, source, names);
             } else {
                 copyFile(guard, source, names);
+            }
+        } finally {
+            if (progress != null) {
+                progress.close();
             }
         }
         return failures == 0 ? 0 : 1;
@@ -119,7 +134,7 @@ final class CpCommand implements Callable<Integer> {
             OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
             try (out) {
-                Streams.copy(in, out);
+                Streams.copy(in, out, progress::advance);
             } catch (IOException | RuntimeException e) {
                 // never leave a short file that looks like the whole record
                 Files.deleteIfExists(target);
@@ -129,13 +144,16 @@ final class CpCommand implements Callable<Integer> {
             report(source, e, "not extracted");
             return;
         }
+        progress.item();
         if (verbose) {
+            progress.close();
             top.out().println(target);
         }
     }
 
     private void report(Path source, Exception e, String outcome) {
         failures++;
+        progress.close();
         top.out().flush();
         top.err().println("containerfs cp: " + source + ": " + Errors.describe(e) + " (" + outcome + ")");
     }

@@ -33,11 +33,21 @@ final class InfoCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
     Path container;
 
+    @picocli.CommandLine.Option(names = "--json", description = "Print one JSON document: container, format, directories, "
+            + "files, bytes, damage (a list), uncommittedTail (if any) and the root's attributes (raw bytes as hex).")
+    boolean json;
+
     @Override
     public Integer call() throws IOException {
         PrintStream out = top.out();
         try (FileSystem fs = options.open(container)) {
             Path root = fs.getRootDirectories().iterator().next();
+            if (json) {
+                long[] counts = new long[3];
+                count(root, counts);
+                out.println(Json.of(JsonReports.info(container, fs, counts)));
+                return 0;
+            }
             Map<String, String> lines = new LinkedHashMap<>();
             lines.put("container", container.toString());
             lines.put("format", ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme());
@@ -67,7 +77,7 @@ final class InfoCommand implements Callable<Integer> {
     }
 
     /** directories, files and file bytes below {@code dir}, from the listing alone. */
-    private static void count(Path dir, long[] counts) throws IOException {
+    static void count(Path dir, long[] counts) throws IOException {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);

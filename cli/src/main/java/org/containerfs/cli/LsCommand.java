@@ -41,6 +41,12 @@ final class LsCommand implements Callable<Integer> {
             description = "With -l: show only these format attributes (comma-separated), e.g. --attrs=type,mb,me.")
     List<String> attributeNames;
 
+    @Option(names = "--json", description = "Print JSON: one document {container, format, path, entries: [...]}, or with -R "
+            + "one entry per line (JSON lines). Each entry: path, name, type, size, format, attributes (raw bytes as hex).")
+    boolean json;
+
+    private final List<Map<String, Object>> jsonEntries = new java.util.ArrayList<>();
+
     @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
     Path container;
 
@@ -57,6 +63,14 @@ final class LsCommand implements Callable<Integer> {
                 print(out, start, a, recursive ? start.toString() : String.valueOf(start.getFileName()));
             } else {
                 list(out, start);
+            }
+            if (json && !recursive) {
+                Map<String, Object> document = new LinkedHashMap<>();
+                document.put("container", container.toString());
+                document.put("format", JsonReports.format(fs));
+                document.put("path", start.toString());
+                document.put("entries", jsonEntries);
+                out.println(Json.of(document));
             }
         }
         return 0;
@@ -75,6 +89,15 @@ final class LsCommand implements Callable<Integer> {
     }
 
     private void print(PrintStream out, Path p, BasicFileAttributes a, String shown) throws IOException {
+        if (json) {
+            Map<String, Object> entry = JsonReports.entry(p, a);
+            if (recursive) {
+                out.println(Json.of(entry));
+            } else {
+                jsonEntries.add(entry);
+            }
+            return;
+        }
         String name = Errors.safe(a.isDirectory() ? shown + "/" : shown);
         if (!longFormat) {
             out.println(name);

@@ -30,6 +30,11 @@ final class Streams {
     }
 
     static long copy(SeekableByteChannel in, OutputStream out) throws IOException {
+        return copy(in, out, n -> {});
+    }
+
+    /** Copies and tells {@code copied} the count of each piece written (for a progress line). */
+    static long copy(SeekableByteChannel in, OutputStream out, java.util.function.LongConsumer copied) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
         long total = 0;
         int n;
@@ -40,6 +45,7 @@ final class Streams {
                 throw new OutputClosedException();
             }
             total += n;
+            copied.accept(n);
         }
         return total;
     }

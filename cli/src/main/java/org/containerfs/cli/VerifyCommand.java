@@ -41,6 +41,16 @@ final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
     Path container;
 
+    @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
+            + "directories, files, bytesRead, damage (the root's, a list), uncommittedTail (if any), failures: [{path, reason}].")
+    boolean json;
+
+    private final java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();
+    private Object rootDamage;
+    private Object uncommittedTail;
+    private String formatName = "";
+    private Progress progress = Progress.start(null, null, false, "", -1);
+
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
     private long files;
     private long directories;
@@ -56,6 +66,11 @@ final class VerifyCommand implements Callable<Integer> {
         } catch (CliException | NoSuchFileException notAContainer) {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
         } catch (IOException | RuntimeException e) {
+            if (json) {
+                jsonFailures.add(JsonReports.failure(container.toString(), Errors.describe(e)));
+                out.println(Json.of(JsonReports.verify(container, formatName, 0, 0, 0, jsonFailures, null, null)));
+                return 1;
+            }
             out.println("FAIL " + Errors.safe(container.toString()) + ": " + Errors.describe(e));
             out.println(container + ": cannot be opened: DAMAGED");
             return 1;
@@ -64,6 +79,9 @@ final class VerifyCommand implements Callable<Integer> {
             Path root = fs.getRootDirectories().iterator().next();
             try {
                 Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
+                formatName = JsonReports.format(fs);
+                rootDamage = attributes.get("damage");
+                uncommittedTail = attributes.get("uncommittedTail");
                 Object damage = attributes.get("damage");
                 if (!Values.isBlank(damage)) {
                     fail(out, root, Values.show(damage));
@@ -76,9 +94,25 @@ final class VerifyCommand implements Callable<Integer> {
             } catch (IOException | RuntimeException e) {
                 fail(out, root, Errors.describe(e));
             }
+            if (options.showProgress()) {
+                long[] counts = new long[3];
+                try {
+                    InfoCommand.count(root, counts); // from the index: the bar's total
+                } catch (IOException | RuntimeException e) {
+                    counts[2] = -1; // the walk below reports it
+                }
+                progress = options.progress("verify " + Errors.safe(String.valueOf(container.getFileName())), counts[2]);
+            }
             walk(out, root);
         } catch (IOException e) {
             fail(out, null, Errors.describe(e));
+        } finally {
+            progress.close();
+        }
+        if (json) {
+            out.println(Json.of(JsonReports.verify(container, formatName, directories, files, bytes, jsonFailures,
+                    rootDamage, uncommittedTail)));
+            return failures == 0 ? 0 : 1;
         }
         out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(container.toString()),
                 directories, files, bytes, failures, failures == 1 ? "failure" : "failures", failures == 0 ? "OK" : "DAMAGED");
@@ -114,6 +148,7 @@ final class VerifyCommand implements Callable<Integer> {
             int n;
             while ((n = ch.read(buffer.clear())) >= 0) {
                 read += n;
+                progress.advance(n);
             }
         } catch (IOException | RuntimeException e) {
             bytes += read;
@@ -123,13 +158,19 @@ final class VerifyCommand implements Callable<Integer> {
         bytes += read;
         if (read != size) {
             fail(out, file, "read " + read + " bytes but the listed size is " + size);
-        } else if (verbose) {
+        } else if (verbose && !json) {
+            progress.close();
             out.println("ok " + file + " " + read);
         }
     }
 
     private void fail(PrintStream out, Path where, String message) {
         failures++;
+        progress.close();
+        if (json) {
+            jsonFailures.add(JsonReports.failure(where == null ? "" : where.toString(), message));
+            return;
+        }
         out.println("FAIL " + (where == null ? "" : Errors.safe(where.toString())) + ": " + message);
     }
 }

@@ -23,6 +23,11 @@ final class Cli {
     }
 
     static Result run(Object... args) {
+        return runWithInput(new byte[0], args);
+    }
+
+    /** Runs with {@code stdin} as standard input. */
+    static Result runWithInput(byte[] stdin, Object... args) {
         String[] strings = new String[args.length];
         for (int i = 0; i < args.length; i++) {
             strings[i] = String.valueOf(args[i]);
@@ -32,7 +37,7 @@ final class Cli {
         int status;
         try (PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
                 PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            status = Containerfs.run(strings, o, e);
+            status = Containerfs.run(strings, new java.io.ByteArrayInputStream(stdin), o, e);
         }
         return new Result(status, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
     }

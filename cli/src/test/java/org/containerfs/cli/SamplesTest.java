@@ -23,11 +23,11 @@ class SamplesTest {
     Path tmp;
 
     /** The provider jar, or its classes directory when the tests run inside the reactor before packaging. */
-    private static String providerClassPath() throws Exception {
+    static String providerClassPath() throws Exception {
         return Path.of(ContainerFileSystemProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
-    private static String run(List<String> command) throws Exception {
+    static String run(List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
@@ -35,17 +35,21 @@ class SamplesTest {
         return output;
     }
 
-    private static String java() {
+    static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** Compiles the samples for Java 17, as the README promises, into {@code classes}. */
-    private static void compileForJava17(Path classes) throws Exception {
+    /** Compiles every program in samples/ for Java 17, as the README promises, into {@code classes}. */
+    static void compileForJava17(Path classes) throws Exception {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        int status = javac.run(null, diagnostics, diagnostics, "--release", "17", "-Xlint:all", "-Werror",
-                "-cp", providerClassPath(), "-d", classes.toString(),
-                ROOT.resolve("samples/ReadLime.java").toString(), ROOT.resolve("samples/AppendLime.java").toString());
+        List<String> arguments = new java.util.ArrayList<>(List.of("--release", "17", "-Xlint:all", "-Werror",
+                "-cp", providerClassPath(), "-d", classes.toString()));
+        try (var sources = Files.list(ROOT.resolve("samples"))) {
+            sources.filter(p -> p.toString().endsWith(".java")).sorted().forEach(p -> arguments.add(p.toString()));
+        }
+        assertThat(arguments).as("every example program").hasSizeGreaterThan(10);
+        int status = javac.run(null, diagnostics, diagnostics, arguments.toArray(String[]::new));
         assertThat(status).as(diagnostics.toString(StandardCharsets.UTF_8)).isZero();
     }
 

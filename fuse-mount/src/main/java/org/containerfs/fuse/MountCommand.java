@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.containerfs.spi.OpenProgress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -85,8 +86,16 @@ public final class MountCommand implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
 
+    /** Told how far the container's opening scan has read; null: nothing is told. */
+    private OpenProgress openProgress;
+
     public MountCommand() {
         this(System.out, System.err);
+    }
+
+    /** Sets what is told how far the opening scan of the container has read (the containerfs tool draws it). */
+    public void setOpenProgress(OpenProgress listener) {
+        this.openProgress = listener;
     }
 
     MountCommand(PrintStream out, PrintStream err) {
@@ -121,7 +130,7 @@ public final class MountCommand implements Callable<Integer> {
         MountLog log = new MountLog(err, verbose);
         FileSystem fs;
         try {
-            fs = openContainer(container, readWrite, format, sync);
+            fs = openContainer(container, readWrite, format, sync, openProgress);
         } catch (IOException | RuntimeException e) {
             err.println("containerfs mount: cannot open " + container + ": " + e.getMessage());
             return 1;
@@ -217,7 +226,16 @@ public final class MountCommand implements Callable<Integer> {
     /** Opens a container with whichever installed provider recognizes it. */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync)
             throws IOException {
+        return openContainer(container, readWrite, format, sync, null);
+    }
+
+    /** As {@link #openContainer(Path, boolean, String, boolean)}, telling {@code progress} (if not null) how far the scan got. */
+    public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync,
+            OpenProgress progress) throws IOException {
         Map<String, Object> env = new HashMap<>();
+        if (progress != null) {
+            env.put(OpenProgress.ENV_KEY, progress);
+        }
         env.put("accessMode", readWrite ? "readWrite" : "readOnly");
         if (format != null) {
             env.put("format", format);

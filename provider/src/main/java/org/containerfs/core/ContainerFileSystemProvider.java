@@ -55,6 +55,7 @@ import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.FormatOptions;
 import org.containerfs.spi.Node;
+import org.containerfs.spi.OpenProgress;
 
 /**
  * The NIO provider of one container format, written once for all formats. Each format registers a
@@ -189,8 +190,20 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
                 lock = lockForWriting(channel, path);
             }
             ContainerSource source = new ContainerSource(path, channel, options, writable);
-            Container container = (writable && (stagingName != null || channel.size() == 0))
-                    ? format.create(source) : format.open(source);
+            OpenProgress progress = OpenProgress.in(env);
+            if (progress != null) {
+                channel.observeReads(new ScanProgress(progress, channel.size()));
+            }
+            Container container;
+            try {
+                container = (writable && (stagingName != null || channel.size() == 0))
+                        ? format.create(source) : format.open(source);
+            } finally {
+                channel.observeReads(null);
+                if (progress != null) {
+                    progress.finished();
+                }
+            }
             ContainerFileSystem fs = new ContainerFileSystem(this, path, channel, container, writable,
                     options.getBoolean("refresh", true), lock);
             synchronized (byContainer) {

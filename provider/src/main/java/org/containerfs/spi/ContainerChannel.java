@@ -31,6 +31,8 @@ public final class ContainerChannel implements Closeable {
     private final String name;
     private final FileChannel fileChannel;
     private final SeekableByteChannel seekable;
+    /** While set, told where each read ended (the core reports an opening scan's progress with it). */
+    private volatile java.util.function.LongConsumer readObserver;
 
     private ContainerChannel(String name, FileChannel fileChannel, SeekableByteChannel seekable) {
         this.name = name;
@@ -63,13 +65,25 @@ public final class ContainerChannel implements Closeable {
 
     /** Reads at {@code position}; returns the count read or -1 at end of file. */
     public int read(ByteBuffer dst, long position) throws IOException {
+        int n;
         if (fileChannel != null) {
-            return fileChannel.read(dst, position);
+            n = fileChannel.read(dst, position);
+        } else {
+            synchronized (this) {
+                seekable.position(position);
+                n = seekable.read(dst);
+            }
         }
-        synchronized (this) {
-            seekable.position(position);
-            return seekable.read(dst);
+        java.util.function.LongConsumer observer = readObserver;
+        if (observer != null && n > 0) {
+            observer.accept(position + n);
         }
+        return n;
+    }
+
+    /** Sets (or, with null, removes) what is told the end offset of every successful read from now on. */
+    public void observeReads(java.util.function.LongConsumer observer) {
+        this.readObserver = observer;
     }
 
     /** Fills {@code dst} from {@code position} or throws {@link EOFException}; returns the count read. */

@@ -6,7 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The one name codec of tree-mapping.md: raw name bytes from a container become a path component.
+ * The one name codec of the tree contract (docs/tree.md): raw name bytes from a container become a path component.
  * {@code %}, {@code /}, {@code \}, control bytes and bytes of invalid UTF-8 become {@code %HH};
  * everything else stays. Components longer than 255 UTF-8 bytes are cut and made unique with a hash.
  */

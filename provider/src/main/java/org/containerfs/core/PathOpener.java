@@ -75,6 +75,7 @@ final class PathOpener {
             if (!request.create()) {
                 throw new NoSuchFileException(path.toString(), null, "no such container (env create=true makes one)");
             }
+            WriteSupport.check(path, false);
             return openFile(asked, path, request, null, null);
         }
         if (!attributes.isRegularFile()) {
@@ -104,6 +105,7 @@ final class PathOpener {
             if (request.writable()) {
                 channel.close();
                 channel = null;
+                WriteSupport.check(path, true);
             }
             return openFile(claimer, path, request, attributes, channel);
         } catch (IOException | RuntimeException | Error e) {

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +36,7 @@ public final class S3ContainerInput implements ContainerInput {
     private final S3Location location;
     private final long size;
     private final String etag;
+    private final FileTime lastModified;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private S3ContainerInput(SharedClient client, S3Location location, HeadObjectResponse head) {
@@ -42,6 +44,7 @@ public final class S3ContainerInput implements ContainerInput {
         this.location = location;
         this.size = head.contentLength();
         this.etag = head.eTag() == null ? "" : head.eTag();
+        this.lastModified = head.lastModified() == null ? FileTime.fromMillis(0) : FileTime.from(head.lastModified());
     }
 
     /**
@@ -61,6 +64,11 @@ public final class S3ContainerInput implements ContainerInput {
             owned.close();
             throw e;
         }
+    }
+
+    /** Opens one object through a client that is closed with the input (and its siblings). */
+    static S3ContainerInput openOwning(S3Client client, S3Location location) throws IOException {
+        return open(new SharedClient(client, true), location);
     }
 
     /** Opens one object through a client of the caller's, which stays open after {@link #close()}. */
@@ -118,6 +126,11 @@ public final class S3ContainerInput implements ContainerInput {
     @Override
     public long size() {
         return size;
+    }
+
+    /** The object's Last-Modified as the HEAD at open saw it. */
+    public FileTime lastModified() {
+        return lastModified;
     }
 
     @Override

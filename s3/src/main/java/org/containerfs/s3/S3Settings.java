@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -42,8 +43,13 @@ public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duratio
                 duration(env, "s3.totalTimeout", DEFAULT_TOTAL));
     }
 
-    /** A client as these settings say; the caller closes it. */
+    /** A client as these settings say, credentials from the SDK's default chain; the caller closes it. */
     public S3Client newClient() {
+        return newClient(DefaultCredentialsProvider.builder().build());
+    }
+
+    /** A client as these settings say with the given credentials; the caller closes it. */
+    public S3Client newClient(AwsCredentialsProvider credentials) {
         var builder = S3Client.builder()
                 .httpClientBuilder(UrlConnectionHttpClient.builder()
                         .connectionTimeout(connectTimeout)
@@ -52,7 +58,7 @@ public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duratio
                         .apiCallAttemptTimeout(requestTimeout)
                         .apiCallTimeout(totalTimeout)
                         .build())
-                .credentialsProvider(DefaultCredentialsProvider.builder().build())
+                .credentialsProvider(credentials)
                 .region(region)
                 .forcePathStyle(pathStyle);
         if (endpoint != null) {

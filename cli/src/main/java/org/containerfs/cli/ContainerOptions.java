@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystemProvider;
+import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Option;
 
 /** Options every container-reading subcommand shares, and the one way they open a container. */
@@ -28,23 +29,18 @@ final class ContainerOptions {
     @Option(names = "--debug", description = "Print the stack trace of an error.")
     boolean debug;
 
-    /** Opens {@code container} read-only with whichever registered provider recognises it. */
+    /** Opens {@code container} (a file, or an {@code s3://bucket/key} object) read-only with the provider that recognises it. */
     FileSystem open(Path container) throws IOException {
+        if (S3Arguments.isS3(container)) {
+            return S3Arguments.open(container, env(container));
+        }
         if (!Files.exists(container)) {
             throw new NoSuchFileException(container.toString(), null, "no such container file");
         }
         if (Files.isDirectory(container)) {
             throw new CliException(container + ": is a directory, not a container file");
         }
-        Map<String, Object> map = new LinkedHashMap<>(env);
-        for (String writing : List.of("create", "accessMode")) {
-            if (map.containsKey(writing)) {
-                throw new CliException("--env " + writing + ": this command only reads; containers are opened read-only", 2);
-            }
-        }
-        if (strict) {
-            map.put("strict", "true");
-        }
+        Map<String, Object> map = env(container);
         // The container formats are asked first: FileSystems.newFileSystem alone would let the JDK's zip
         // provider (which comes before class-path providers) claim a container named *.zip or *.jar.
         for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
@@ -62,6 +58,21 @@ final class ContainerOptions {
             throw new CliException(container + ": not a container of a supported format (supported: "
                     + String.join(", ", supportedFormats()) + ")");
         }
+    }
+
+    /** The env of a read-only open: --env pairs and --strict; a writing option is a usage error. */
+    private Map<String, Object> env(Path container) {
+        Map<String, Object> map = new LinkedHashMap<>(env);
+        for (String writing : List.of("create", "accessMode")) {
+            if (map.containsKey(writing)) {
+                throw new CliException("--env " + writing + ": this command only reads; containers are opened read-only"
+                        + (S3Arguments.isS3(container) ? " (and objects in S3 are never written to)" : ""), 2);
+            }
+        }
+        if (strict) {
+            map.put("strict", "true");
+        }
+        return map;
     }
 
     /** The formats whose providers are registered (their URI schemes). */

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -97,12 +98,17 @@ public final class MountCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        boolean remote = S3Arguments.isS3(container);
+        if (remote && readWrite) {
+            err.println("containerfs mount: " + S3Arguments.refusal(container, "a read-write mount").getMessage());
+            return 1;
+        }
         String unavailable = LibFuse.unavailableReason();
         if (unavailable != null) {
             err.println("containerfs mount: FUSE is not available: " + unavailable);
             return 2;
         }
-        if (!Files.isRegularFile(container)) {
+        if (!remote && !Files.isRegularFile(container)) {
             err.println("containerfs mount: " + container + " is not a file");
             return 1;
         }
@@ -118,12 +124,12 @@ public final class MountCommand implements Callable<Integer> {
         try {
             fs = openContainer(container, readWrite, format, sync);
         } catch (IOException | RuntimeException e) {
-            err.println("containerfs mount: cannot open " + container + ": " + e.getMessage());
+            err.println("containerfs mount: cannot open " + containerName() + ": " + e.getMessage());
             return 1;
         }
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
-                MountSettings.currentGid(), cacheTimeout, container.toAbsolutePath().normalize().toString(), options,
+                MountSettings.currentGid(), cacheTimeout, containerName(), options,
                 verbose, debug);
         FuseSession session;
         try {
@@ -149,7 +155,7 @@ public final class MountCommand implements Callable<Integer> {
             }
         }, "containerfs-unmount");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("containerfs: mounted " + container + " (" + fs.provider().getScheme() + ", " + mode + ") at "
+        out.println("containerfs: mounted " + containerName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
                 + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
         out.flush();
         session.awaitEnd();
@@ -198,9 +204,21 @@ public final class MountCommand implements Callable<Integer> {
         }
     }
 
-    /** Opens a container with whichever installed provider recognizes it. */
+    /** The container as shown in messages and /proc/mounts: an absolute path, or s3://bucket/key. */
+    private String containerName() {
+        return S3Arguments.isS3(container) ? S3Arguments.display(container)
+                : container.toAbsolutePath().normalize().toString();
+    }
+
+    /** Opens a container (a file, or an s3://bucket/key object read-only) with the provider that recognizes it. */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync)
             throws IOException {
+        if (S3Arguments.isS3(container)) {
+            if (readWrite) {
+                throw S3Arguments.refusal(container, "a read-write mount");
+            }
+            return S3Arguments.open(container, format == null ? Map.of() : Map.of("format", format));
+        }
         Map<String, Object> env = new HashMap<>();
         env.put("accessMode", readWrite ? "readWrite" : "readOnly");
         if (format != null) {
@@ -232,7 +250,7 @@ public final class MountCommand implements Callable<Integer> {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(FuseMain.class.getName());
         cmd.add("mount");
-        cmd.add(container.toAbsolutePath().normalize().toString());
+        cmd.add(containerName());
         cmd.add(mp.toString());
         if (readWrite) {
             cmd.add("--rw");
@@ -264,7 +282,7 @@ public final class MountCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             if (FuseSession.isMounted(mp) && logSaysMounted(log, logStart, mp)) {
-                out.println("containerfs: mounted " + container + " at " + mp + " in the background (pid " + child.pid()
+                out.println("containerfs: mounted " + containerName() + " at " + mp + " in the background (pid " + child.pid()
                         + ", log " + log + "); unmount with: containerfs umount " + mp);
                 return 0;
             }

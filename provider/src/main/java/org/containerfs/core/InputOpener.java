@@ -29,7 +29,11 @@ final class InputOpener {
             input = BlockCachedInput.cacheIfRemote(given, BlockCacheSettings.of(options));
             channel = ContainerChannel.readOnly(input);
             ByteBuffer head = ByteBuffer.allocate(ContainerFormat.PROBE_BYTES);
-            channel.readUpTo(head, 0);
+            if (input instanceof BlockCachedInput cached) {
+                cached.readHead(head);
+            } else {
+                channel.readUpTo(head, 0);
+            }
             head.flip();
             String fileName = ContainerSource.lastSegment(input.uri());
             ContainerFileSystemProvider provider = FormatDetection.choose(head, fileName,

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystems;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -47,11 +48,16 @@ public final class S3Containers {
         }
         URI uri = container.toUri();
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        return switch (scheme) {
-            case "s3" -> open(uri, env);
-            case "s3x" -> open(S3xAddress.parse(uri), env);
-            default -> ContainerFileSystems.open(container, env);
-        };
+        if (!scheme.equals("s3") && !scheme.equals("s3x")) {
+            return ContainerFileSystems.open(container, env);
+        }
+        // the SPI's Path URI leaves its credentials out: take them, the protocol and the region from its configuration
+        SpiConfiguration spi = SpiConfiguration.of(container.getFileSystem());
+        if (scheme.equals("s3")) {
+            return open(uri, spi.applyTo(env));
+        }
+        S3xAddress address = S3xAddress.parse(uri, spi.protocol);
+        return open(address.credentials() != null ? address : address.with(spi.credentials), spi.applyTo(env));
     }
 
     private static FileSystem open(S3xAddress address, Map<String, ?> env) throws IOException {
@@ -63,7 +69,7 @@ public final class S3Containers {
         withEndpoint.put("s3.endpoint", address.endpoint());
         S3Client client = address.credentials() == null
                 ? S3Settings.from(withEndpoint).newClient()
-                : S3Settings.from(withEndpoint).newClient(StaticCredentialsProvider.create(address.credentials()));
+                : S3Settings.from(withEndpoint).newClient(address.credentials());
         S3ContainerInput input;
         try {
             input = S3ContainerInput.openOwning(client, address.location());
@@ -96,21 +102,29 @@ public final class S3Containers {
     }
 
     /** An {@code s3x://[key:secret@]host[:port]/bucket/key} URI of the NIO SPI, taken apart. */
-    record S3xAddress(URI endpoint, S3Location location, AwsBasicCredentials credentials) {
+    record S3xAddress(URI endpoint, S3Location location, AwsCredentialsProvider credentials) {
         static S3xAddress parse(URI uri) {
+            return parse(uri, System.getProperty("s3.spi.endpoint-protocol", "https"));
+        }
+
+        S3xAddress with(AwsCredentialsProvider other) {
+            return new S3xAddress(endpoint, location, other);
+        }
+
+        static S3xAddress parse(URI uri, String protocol) {
             String path = uri.getPath();
             int slash = path == null ? -1 : path.indexOf('/', 1);
             if (uri.getHost() == null || slash < 0 || slash == path.length() - 1) {
                 throw new IllegalArgumentException("an s3x container is named s3x://host[:port]/bucket/key, not "
                         + S3Location.redacted(uri));
             }
-            String protocol = System.getProperty("s3.spi.endpoint-protocol", "https");
             URI endpoint = URI.create(protocol + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : ""));
-            AwsBasicCredentials credentials = null;
+            AwsCredentialsProvider credentials = null;
             String userInfo = uri.getUserInfo();
             if (userInfo != null && userInfo.contains(":")) {
                 int colon = userInfo.indexOf(':');
-                credentials = AwsBasicCredentials.create(userInfo.substring(0, colon), userInfo.substring(colon + 1));
+                credentials = StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(userInfo.substring(0, colon), userInfo.substring(colon + 1)));
             }
             return new S3xAddress(endpoint, new S3Location(path.substring(1, slash), path.substring(slash + 1)),
                     credentials);
@@ -120,6 +134,35 @@ public final class S3Containers {
         @Override
         public String toString() {
             return "s3x://" + endpoint.getAuthority() + "/" + location.bucket() + "/" + location.key();
+        }
+    }
+
+    /**
+     * What the NIO SPI's file system was configured with (read by reflection: the SPI is optional,
+     * and only its own configuration knows credentials given in an {@code s3x://key:secret@} URI).
+     */
+    private record SpiConfiguration(String protocol, AwsCredentialsProvider credentials, String region) {
+        static SpiConfiguration of(FileSystem fs) {
+            try {
+                Object conf = fs.getClass().getMethod("configuration").invoke(fs);
+                Object credentials = conf.getClass().getMethod("getCredentialsProvider").invoke(conf);
+                Object protocol = conf.getClass().getMethod("getEndpointProtocol").invoke(conf);
+                Object region = conf.getClass().getMethod("getRegion").invoke(conf);
+                return new SpiConfiguration(protocol instanceof String p && !p.isBlank() ? p : "https",
+                        credentials instanceof AwsCredentialsProvider c ? c : null,
+                        region instanceof String r && !r.isBlank() ? r : null);
+            } catch (ReflectiveOperationException | RuntimeException notTheSpi) {
+                return new SpiConfiguration(System.getProperty("s3.spi.endpoint-protocol", "https"), null, null);
+            }
+        }
+
+        Map<String, ?> applyTo(Map<String, ?> env) {
+            if (region == null || env.containsKey("s3.region")) {
+                return env;
+            }
+            Map<String, Object> withRegion = new HashMap<>(env);
+            withRegion.put("s3.region", region);
+            return withRegion;
         }
     }
 }

@@ -60,6 +60,11 @@ final class ContainerOptions {
         }
     }
 
+    /** The container as messages show it: the path as given, or {@code s3://bucket/key}. */
+    static String name(Path container) {
+        return S3Arguments.isS3(container) ? S3Arguments.display(container) : container.toString();
+    }
+
     /** The env of a read-only open: --env pairs and --strict; a writing option is a usage error. */
     private Map<String, Object> env(Path container) {
         Map<String, Object> map = new LinkedHashMap<>(env);

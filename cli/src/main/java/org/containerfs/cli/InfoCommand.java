@@ -37,7 +37,7 @@ final class InfoCommand implements Callable<Integer> {
         try (FileSystem fs = options.open(container)) {
             Path root = fs.getRootDirectories().iterator().next();
             Map<String, String> lines = new LinkedHashMap<>();
-            lines.put("container", container.toString());
+            lines.put("container", ContainerOptions.name(container));
             lines.put("format", ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme());
             Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
             Object damage = null;

@@ -55,8 +55,8 @@ final class VerifyCommand implements Callable<Integer> {
         } catch (CliException | NoSuchFileException notAContainer) {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
         } catch (IOException | RuntimeException e) {
-            out.println("FAIL " + Errors.safe(container.toString()) + ": " + Errors.describe(e));
-            out.println(container + ": cannot be opened: DAMAGED");
+            out.println("FAIL " + Errors.safe(ContainerOptions.name(container)) + ": " + Errors.describe(e));
+            out.println(ContainerOptions.name(container) + ": cannot be opened: DAMAGED");
             return 1;
         }
         try (fs) {
@@ -74,7 +74,7 @@ final class VerifyCommand implements Callable<Integer> {
         } catch (IOException e) {
             fail(out, null, Errors.describe(e));
         }
-        out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(container.toString()),
+        out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(ContainerOptions.name(container)),
                 directories, files, bytes, failures, failures == 1 ? "failure" : "failures", failures == 0 ? "OK" : "DAMAGED");
         return failures == 0 ? 0 : 1;
     }

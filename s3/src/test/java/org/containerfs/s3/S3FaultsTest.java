@@ -137,7 +137,7 @@ class S3FaultsTest {
     /** The object replaced by a shorter one after the open: reads say so instead of mixing versions. */
     @Test
     void anObjectTruncatedAfterItWasOpened() throws Exception {
-        byte[] whole = Files.readAllBytes(corpus.resolve("lime/s13_large_record.lime"));
+        byte[] whole = TestInputs.limeBigRecord(4 << 20);
         server.put("faults", "lime/shrinking.lime", whole);
         try (FileSystem fs = S3Containers.open(URI.create("s3://faults/lime/shrinking.lime"), env())) {
             Path record = largest(fs);
@@ -154,7 +154,7 @@ class S3FaultsTest {
 
     @Test
     void aServerThatStopsAnsweringIsATimeoutNamingTheObject() throws Exception {
-        byte[] whole = Files.readAllBytes(corpus.resolve("lime/s13_large_record.lime"));
+        byte[] whole = TestInputs.limeBigRecord(4 << 20);
         server.put("faults", "lime/stall.lime", whole);
         try (FileSystem fs = S3Containers.open(URI.create("s3://faults/lime/stall.lime"), env())) {
             Path record = largest(fs);

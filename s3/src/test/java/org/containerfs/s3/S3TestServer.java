@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import org.gaul.shaded.org.eclipse.jetty.server.Handler;
 import org.gaul.shaded.org.eclipse.jetty.server.Request;
@@ -54,9 +55,15 @@ public final class S3TestServer implements AutoCloseable {
     private final AtomicReference<CountDownLatch> stall = new AtomicReference<>();
     private final S3Client admin;
 
+    /** Objects held in memory. */
     public S3TestServer() throws Exception {
+        this(null);
+    }
+
+    /** Objects stored as files under {@code root} (for objects too big for the heap), or in memory if null. */
+    public S3TestServer(Path root) throws Exception {
         proxy = S3Proxy.builder()
-                .blobStore(new TransientNio2BlobStore())
+                .blobStore(root == null ? new TransientNio2BlobStore() : new FilesystemNio2BlobStore(root.toString()))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .build();

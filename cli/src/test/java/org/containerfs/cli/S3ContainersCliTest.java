@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.containerfs.s3.Captured;
 import org.containerfs.s3.S3TestServer;
+import org.containerfs.s3.SecretScan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,6 +53,8 @@ class S3ContainersCliTest {
             }
         }
         server.close();
+        assertThat(SecretScan.filesContainingTheSecret(Captured.FILE)).as("outputs of the CLI's S3 tests").isEmpty();
+        assertThat(Captured.FILE).content().contains("s3://cli/");
     }
 
     @BeforeEach

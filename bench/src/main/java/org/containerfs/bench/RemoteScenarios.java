@@ -231,7 +231,7 @@ final class RemoteScenarios implements FormatScenarios {
                 }
             });
             Cost s = measure(length, () -> {
-                try (ResponseInputStream<GetObjectResponse> in = server.admin().getObject(b -> b.bucket(BUCKET)
+                try (ResponseInputStream<GetObjectResponse> in = server.bulk().getObject(b -> b.bucket(BUCKET)
                         .key("big.lime").range("bytes=" + LimeInputs.HEADER + "-" + (LimeInputs.HEADER + length - 1)))) {
                     check(drain(in), length);
                 }

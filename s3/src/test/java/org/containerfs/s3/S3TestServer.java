@@ -54,6 +54,7 @@ public final class S3TestServer implements AutoCloseable {
     private final List<Seen> seen = new ArrayList<>();
     private final AtomicReference<CountDownLatch> stall = new AtomicReference<>();
     private final S3Client admin;
+    private final S3Client bulk;
 
     /** Objects held in memory. */
     public S3TestServer() throws Exception {
@@ -76,6 +77,7 @@ public final class S3TestServer implements AutoCloseable {
             Thread.sleep(10);
         }
         admin = client(ACCESS_KEY, SECRET_KEY);
+        bulk = client(ACCESS_KEY, SECRET_KEY, Duration.ofMinutes(10), Duration.ofMinutes(10));
     }
 
     public URI endpoint() {
@@ -89,20 +91,28 @@ public final class S3TestServer implements AutoCloseable {
 
     /** A client of this server with the given credentials (short timeouts: tests wait for errors). */
     public S3Client client(String accessKey, String secretKey) {
+        return client(accessKey, secretKey, Duration.ofSeconds(3), Duration.ofSeconds(10));
+    }
+
+    private S3Client client(String accessKey, String secretKey, Duration attempt, Duration call) {
         return S3Client.builder()
                 .endpointOverride(endpoint())
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .httpClientBuilder(UrlConnectionHttpClient.builder()
-                        .connectionTimeout(Duration.ofSeconds(2)).socketTimeout(Duration.ofSeconds(3)))
-                .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofSeconds(3))
-                        .apiCallTimeout(Duration.ofSeconds(10)))
+                        .connectionTimeout(Duration.ofSeconds(2)).socketTimeout(attempt))
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(attempt).apiCallTimeout(call))
                 .build();
     }
 
     public S3Client admin() {
         return admin;
+    }
+
+    /** A client for big objects (uploads, whole-object reads): minutes, not seconds, per request. */
+    public S3Client bulk() {
+        return bulk;
     }
 
     public void createBucket(String bucket) {
@@ -114,8 +124,7 @@ public final class S3TestServer implements AutoCloseable {
     }
 
     public void put(String bucket, String key, Path file) throws IOException {
-        admin.putObject(PutObjectRequest.builder().bucket(bucket).key(key).build(),
-                RequestBody.fromFile(file));
+        bulk.putObject(PutObjectRequest.builder().bucket(bucket).key(key).build(), RequestBody.fromFile(file));
     }
 
     /** Uploads every regular file under dir as prefix + its relative path. */
@@ -173,6 +182,7 @@ public final class S3TestServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         admin.close();
+        bulk.close();
         stop();
     }
 

@@ -267,8 +267,10 @@ final class RemoteScenarios implements FormatScenarios {
     }
 
     private static Row row(String title, Cost ours, Cost theirs) {
+        // the ratio compares bytes moved (the SPI's over containerfs'); blank when containerfs moved none
         return new Row(title, ours.cell(), theirs.cell(),
-                String.format("%.1f", theirs.bytes() / (double) Math.max(1, ours.bytes())), "report", Row.Verdict.INFO);
+                ours.bytes() == 0 ? "" : String.format("%.1f", theirs.bytes() / (double) ours.bytes()), "report",
+                Row.Verdict.INFO);
     }
 
     private static void listAll(Opener opener, String key, int expected) throws IOException {

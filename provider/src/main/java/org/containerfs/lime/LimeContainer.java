@@ -1,6 +1,7 @@
 package org.containerfs.lime;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -35,6 +36,27 @@ final class LimeContainer implements Container {
         this.index = new LimeIndex(source.name());
         index.scan(source.channel(), source.strict());
         index.trim();
+    }
+
+    private LimeContainer(ContainerSource source, LimeIndex index) {
+        this.source = source;
+        this.index = index;
+    }
+
+    /** From an index snapshot of the first {@code covered} bytes, then a scan of what follows; null if it cannot serve. */
+    static LimeContainer fromSnapshot(ContainerSource source, ByteBuffer snapshot, long covered) throws IOException {
+        LimeIndex index = new LimeIndex(source.name());
+        if (!index.importSnapshot(snapshot, covered, source.strict())) {
+            return null;
+        }
+        index.scan(source.channel(), source.strict());
+        index.trim();
+        return new LimeContainer(source, index);
+    }
+
+    @Override
+    public byte[] exportIndex() {
+        return index.exportSnapshot();
     }
 
     LimeIndex index() {

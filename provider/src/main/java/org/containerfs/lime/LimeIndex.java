@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.IndexSnapshotInput;
+import org.containerfs.spi.IndexSnapshotOutput;
 import org.containerfs.spi.UnsupportedVersionException;
 
 /**
@@ -292,6 +294,80 @@ final class LimeIndex {
             typeIdByKey.put(key, id);
         }
         return id;
+    }
+
+    private static final int SNAPSHOT_VERSION = 1;
+
+    /**
+     * The index as snapshot bytes: the distinct types, then every record's length, flag byte and type
+     * id. Header offsets are not stored: records follow each other from byte 0, so each is the end of
+     * the one before, which also makes a snapshot unable to point a record anywhere else.
+     */
+    byte[] exportSnapshot() {
+        IndexSnapshotOutput out = new IndexSnapshotOutput(records * 4 + 64);
+        out.writeByte(SNAPSHOT_VERSION);
+        out.writeVarLong(types.size());
+        for (byte[] t : types) {
+            out.writeBytes(t);
+        }
+        out.writeVarLong(records);
+        for (int r = 0; r < records; r++) {
+            out.writeVarLong(lengths[r]).writeByte(flags[r]).writeVarLong(typeIds[r]);
+        }
+        out.writeVarLong(tailBytes).writeByte(tailIsUncommitted ? 1 : 0).writeNullableString(damage);
+        return out.toByteArray();
+    }
+
+    /**
+     * Fills an empty index from a snapshot of the container's first {@code covered} bytes, checking
+     * that it describes records a scan of those bytes could have found. Returns false if it records
+     * damage that a strict open must report (the caller then scans, which throws).
+     */
+    boolean importSnapshot(ByteBuffer snapshot, long covered, boolean strict) throws ContainerFormatException {
+        IndexSnapshotInput in = new IndexSnapshotInput(snapshot, file);
+        if (in.readByte() != SNAPSHOT_VERSION) {
+            throw in.inconsistent("LIME snapshot version " + SNAPSHOT_VERSION);
+        }
+        int typeCount = in.readCount(1, Integer.MAX_VALUE, "type count");
+        for (int i = 0; i < typeCount; i++) {
+            byte[] t = in.readBytes(LimeHeader.TYPE_FIELD, "type");
+            if (typeIdByKey.containsKey(new String(t, java.nio.charset.StandardCharsets.ISO_8859_1))) {
+                throw in.inconsistent("distinct record types");
+            }
+            typeId(t);
+        }
+        int count = in.readCount(3, covered / LimeHeader.SIZE, "record count (one header per 144 bytes)");
+        long pos = 0;
+        for (int r = 0; r < count; r++) {
+            if (pos > covered - LimeHeader.SIZE) {
+                throw in.inconsistent("record " + (r + 1) + " within the " + covered + " bytes the snapshot covers");
+            }
+            long length = in.readVarLong();
+            byte flag = (byte) in.readByte();
+            int type = (int) in.readVarLong(typeCount - 1L, "type id");
+            addRecord(pos, length, flag, type);
+            long dataEnd = pos + LimeHeader.SIZE + length;
+            if (dataEnd < 0) {
+                pos = Long.MAX_VALUE;
+            } else {
+                pos = dataEnd + LimeHeader.padding(length);
+            }
+            if (pos > covered && r + 1 < count) {
+                throw in.inconsistent("a truncated payload only in the last record");
+            }
+        }
+        nextHeader = pos;
+        tailBytes = in.readVarLong(covered, "trailing bytes");
+        tailIsUncommitted = in.readByte() != 0;
+        damage = in.readNullableString();
+        in.end();
+        // the three ways a scan ends: at the end of the file, before a tail that is not a record, past it (truncated payload)
+        boolean consistent = damage == null ? tailBytes == 0 && nextHeader == covered
+                : tailBytes > 0 ? nextHeader + tailBytes == covered : nextHeader > covered;
+        if (!consistent) {
+            throw in.inconsistent("records and tail that end exactly at the " + covered + " bytes the snapshot covers");
+        }
+        return !(strict && damage != null && !tailIsUncommitted);
     }
 
     /** Drops growth slack once a scan is done, so retained heap is what the records need. */

@@ -437,6 +437,35 @@ final class G3Index {
         damage = what;
     }
 
+    /**
+     * What contradicts a scan's invariants, or null; checked before a persisted index is trusted, whose
+     * offsets decide which bytes a read returns. Frames follow each other from byte 0, each at least a
+     * header and a CRC long, their blobs inside them in order, and the last frame plus the tail end the
+     * stream of {@code streamEnd} bytes.
+     */
+    String structureProblem(long streamEnd) {
+        long pos = 0;
+        for (int f = 0; f < frames; f++) {
+            long end = frameOffset[f] + frameLength[f];
+            if (frameOffset[f] != pos || frameLength[f] < HEADER + 4 || end < 0 || end > streamEnd) {
+                return "frame " + f + " at byte " + frameOffset[f] + " of " + frameLength[f] + " bytes (expected byte " + pos + ")";
+            }
+            long blobPos = frameOffset[f] + HEADER;
+            for (int e = frameFirstEntry[f]; e < frameFirstEntry[f + 1]; e++) {
+                long blobEnd = blobOffset[e] + blobLength[e];
+                if (blobOffset[e] < blobPos + MIN_ENTRY || blobLength[e] < 0 || blobEnd < 0 || blobEnd > end - 4) {
+                    return "entry " + e + " of frame " + f + ": a blob at byte " + blobOffset[e] + " of " + blobLength[e] + " bytes";
+                }
+                blobPos = blobEnd;
+            }
+            pos = end;
+        }
+        if (tailLength < 0 || pos + tailLength != streamEnd || (tailLength == 0) != (damage == null)) {
+            return "a tail of " + tailLength + " bytes after byte " + pos + " in a stream of " + streamEnd + " bytes";
+        }
+        return null;
+    }
+
     /** Forgets everything (a persisted index that failed to load half-way). */
     void clear() {
         frames = 0;

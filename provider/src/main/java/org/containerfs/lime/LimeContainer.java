@@ -49,7 +49,9 @@ final class LimeContainer implements Container {
         if (!index.importSnapshot(snapshot, covered, source.strict())) {
             return null;
         }
-        index.scan(source.channel(), source.strict());
+        if (source.channel().size() != covered) {
+            index.scan(source.channel(), source.strict()); // records appended since the snapshot
+        }
         index.trim();
         return new LimeContainer(source, index);
     }

@@ -361,8 +361,9 @@ final class LimeIndex {
         tailIsUncommitted = in.readByte() != 0;
         damage = in.readNullableString();
         in.end();
-        // the three ways a scan ends: at the end of the file, before a tail that is not a record, past it (truncated payload)
-        boolean consistent = damage == null ? tailBytes == 0 && nextHeader == covered
+        // the ways a scan ends: at the end of the file (or inside the last record's padding), before a tail
+        // that is not a record, past the end (truncated payload)
+        boolean consistent = damage == null ? tailBytes == 0 && nextHeader >= covered && nextHeader - covered < 8
                 : tailBytes > 0 ? nextHeader + tailBytes == covered : nextHeader > covered;
         if (!consistent) {
             throw in.inconsistent("records and tail that end exactly at the " + covered + " bytes the snapshot covers");

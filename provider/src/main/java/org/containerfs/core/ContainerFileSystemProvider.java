@@ -349,8 +349,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         fs.refreshIfGrown();
         Node node = fs.lookupDirectory(path);
         List<String> names = fs.read(() -> {
-            List<String> out = new ArrayList<>();
-            for (Node child : node.children()) {
+            Iterable<? extends Node> children = node.children();
+            List<String> out = children instanceof java.util.Collection<?> c ? new ArrayList<>(c.size()) : new ArrayList<>();
+            for (Node child : children) {
                 out.add(child.name());
             }
             return out;

@@ -110,7 +110,28 @@ final class LimeContainer implements Container {
     }
 
     String recordName(int record, int positionInMessage) {
-        String prefix = Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH);
+        EncodedType type = encodedType(record);
+        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
+        if (!type.fitsAnyPrefix()) {
+            return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
+        }
+        return Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
+    }
+
+    /**
+     * Whether {@code name}, whose first {@code prefixEnd} characters are already known to be this
+     * record's canonical {@code recNN}, is the record's name: compared in place, since every lookup
+     * (a walk asks one per file) would otherwise make the name to compare with.
+     */
+    boolean isRecordName(int record, int positionInMessage, String name, int prefixEnd) {
+        EncodedType type = encodedType(record);
+        if (!type.fitsAnyPrefix()) {
+            return recordName(record, positionInMessage).equals(name);
+        }
+        return name.length() - prefixEnd == type.suffix.length() && name.startsWith(type.suffix, prefixEnd);
+    }
+
+    private EncodedType encodedType(int record) {
         int typeId = index.typeId(record);
         EncodedType[] cache = encodedTypes;
         if (typeId >= cache.length) {
@@ -122,11 +143,7 @@ final class LimeContainer implements Container {
             type = new EncodedType(index.type(record));
             cache[typeId] = type;
         }
-        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
-        if (type.suffix == null || prefix.length() + type.suffixBytes > Names.MAX_COMPONENT_BYTES) {
-            return Names.prefixed(prefix, index.type(record));
-        }
-        return prefix.concat(type.suffix);
+        return type;
     }
 
     /**
@@ -151,6 +168,11 @@ final class LimeContainer implements Container {
             int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
             suffix = bytes <= Names.MAX_COMPONENT_BYTES ? encoded : null;
             suffixBytes = bytes;
+        }
+
+        /** Whether "rec" and any record number (up to 10 digits) plus this suffix stay within a component. */
+        boolean fitsAnyPrefix() {
+            return suffix != null && RECORD_PREFIX.length() + 10 + suffixBytes <= Names.MAX_COMPONENT_BYTES;
         }
     }
 
@@ -220,7 +242,7 @@ final class LimeContainer implements Container {
                 return null;
             }
             Record rec = new Record(first() + (int) r - 1, (int) r - 1, message);
-            return rec.name().equals(name) ? rec : null;
+            return isRecordName(rec.record, rec.position, name, dot < 0 ? name.length() : dot) ? rec : null;
         }
 
         @Override

@@ -88,7 +88,11 @@ final class G3Container implements Container {
         java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(raw));
         int kind = in.readByte();
         boolean isGzip = G3Format.isGzip(source.channel());
-        if (kind != (isGzip ? GZIP : PLAIN) || isGzip && source.channel().size() != covered) {
+        if (kind != (isGzip ? GZIP : PLAIN)) {
+            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", 0,
+                    "the index of a " + (isGzip ? "gzip-compressed" : "plain") + " G3 file");
+        }
+        if (isGzip && source.channel().size() != covered) {
             return null;
         }
         G3Index index = new G3Index(source.name());

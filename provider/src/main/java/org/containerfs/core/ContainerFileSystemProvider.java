@@ -189,8 +189,12 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
                 lock = lockForWriting(channel, path);
             }
             ContainerSource source = new ContainerSource(path, channel, options, writable);
-            Container container = (writable && (stagingName != null || channel.size() == 0))
-                    ? format.create(source) : format.open(source);
+            Container container;
+            if (writable) {
+                container = stagingName != null || channel.size() == 0 ? format.create(source) : format.open(source);
+            } else { // read-only opens go through the persisted index cache
+                container = IndexCache.open(format, source, IndexCache.pathObserver(path, channel));
+            }
             ContainerFileSystem fs = new ContainerFileSystem(this, path, channel, container, writable,
                     options.getBoolean("refresh", true), lock);
             synchronized (byContainer) {
@@ -348,8 +352,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         fs.refreshIfGrown();
         Node node = fs.lookupDirectory(path);
         List<String> names = fs.read(() -> {
-            List<String> out = new ArrayList<>();
-            for (Node child : node.children()) {
+            Iterable<? extends Node> children = node.children();
+            List<String> out = children instanceof java.util.Collection<?> c ? new ArrayList<>(c.size()) : new ArrayList<>();
+            for (Node child : children) {
                 out.add(child.name());
             }
             return out;

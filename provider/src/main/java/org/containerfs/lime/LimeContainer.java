@@ -1,6 +1,7 @@
 package org.containerfs.lime;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -35,6 +36,29 @@ final class LimeContainer implements Container {
         this.index = new LimeIndex(source.name());
         index.scan(source.channel(), source.strict());
         index.trim();
+    }
+
+    private LimeContainer(ContainerSource source, LimeIndex index) {
+        this.source = source;
+        this.index = index;
+    }
+
+    /** From an index snapshot of the first {@code covered} bytes, then a scan of what follows; null if it cannot serve. */
+    static LimeContainer fromSnapshot(ContainerSource source, ByteBuffer snapshot, long covered) throws IOException {
+        LimeIndex index = new LimeIndex(source.name());
+        if (!index.importSnapshot(snapshot, covered, source.strict())) {
+            return null;
+        }
+        if (source.channel().size() != covered) {
+            index.scan(source.channel(), source.strict()); // records appended since the snapshot
+        }
+        index.trim();
+        return new LimeContainer(source, index);
+    }
+
+    @Override
+    public byte[] exportIndex() {
+        return index.exportSnapshot();
     }
 
     LimeIndex index() {
@@ -86,7 +110,28 @@ final class LimeContainer implements Container {
     }
 
     String recordName(int record, int positionInMessage) {
-        String prefix = Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH);
+        EncodedType type = encodedType(record);
+        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
+        if (!type.fitsAnyPrefix()) {
+            return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
+        }
+        return Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
+    }
+
+    /**
+     * Whether {@code name}, whose first {@code prefixEnd} characters are already known to be this
+     * record's canonical {@code recNN}, is the record's name: compared in place, since every lookup
+     * (a walk asks one per file) would otherwise make the name to compare with.
+     */
+    boolean isRecordName(int record, int positionInMessage, String name, int prefixEnd) {
+        EncodedType type = encodedType(record);
+        if (!type.fitsAnyPrefix()) {
+            return recordName(record, positionInMessage).equals(name);
+        }
+        return name.length() - prefixEnd == type.suffix.length() && name.startsWith(type.suffix, prefixEnd);
+    }
+
+    private EncodedType encodedType(int record) {
         int typeId = index.typeId(record);
         EncodedType[] cache = encodedTypes;
         if (typeId >= cache.length) {
@@ -98,11 +143,7 @@ final class LimeContainer implements Container {
             type = new EncodedType(index.type(record));
             cache[typeId] = type;
         }
-        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
-        if (type.suffix == null || prefix.length() + type.suffixBytes > Names.MAX_COMPONENT_BYTES) {
-            return Names.prefixed(prefix, index.type(record));
-        }
-        return prefix.concat(type.suffix);
+        return type;
     }
 
     /**
@@ -127,6 +168,11 @@ final class LimeContainer implements Container {
             int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
             suffix = bytes <= Names.MAX_COMPONENT_BYTES ? encoded : null;
             suffixBytes = bytes;
+        }
+
+        /** Whether "rec" and any record number (up to 10 digits) plus this suffix stay within a component. */
+        boolean fitsAnyPrefix() {
+            return suffix != null && RECORD_PREFIX.length() + 10 + suffixBytes <= Names.MAX_COMPONENT_BYTES;
         }
     }
 
@@ -196,7 +242,7 @@ final class LimeContainer implements Container {
                 return null;
             }
             Record rec = new Record(first() + (int) r - 1, (int) r - 1, message);
-            return rec.name().equals(name) ? rec : null;
+            return isRecordName(rec.record, rec.position, name, dot < 0 ? name.length() : dot) ? rec : null;
         }
 
         @Override

@@ -178,9 +178,17 @@ public final class Names {
 
     /** {@code prefix + number} zero-padded to {@code width} digits, growing past it (msg05, msg100). */
     public static String indexed(String prefix, long number, int width) {
+        return indexed(prefix, number, width, "");
+    }
+
+    /**
+     * {@code indexed(prefix, number, width) + suffix}, made in one step: listings make a name per
+     * record, and the concatenation was a third allocation of every name.
+     */
+    public static String indexed(String prefix, long number, int width, String suffix) {
         if (number < 0) {
             String digits = Long.toString(number);
-            return prefix + "0".repeat(Math.max(0, width - digits.length())) + digits;
+            return prefix + "0".repeat(Math.max(0, width - digits.length())) + digits + suffix;
         }
         // Filled in place: this makes every name of every listing (a million records, a million names).
         int digits = 1;
@@ -188,15 +196,41 @@ public final class Names {
             digits++;
         }
         int p = prefix.length();
-        char[] out = new char[p + Math.max(width, digits)];
+        int end = p + Math.max(width, digits);
+        if (isLatin1(prefix) && isLatin1(suffix)) {
+            // one byte a character: no char[] twice the size that the String then compresses
+            byte[] out = new byte[end + suffix.length()];
+            for (int i = 0; i < p; i++) {
+                out[i] = (byte) prefix.charAt(i);
+            }
+            for (int i = 0; i < suffix.length(); i++) {
+                out[end + i] = (byte) suffix.charAt(i);
+            }
+            long v = number;
+            for (int i = end - 1; i >= p; i--) {
+                out[i] = (byte) ('0' + v % 10);
+                v /= 10;
+            }
+            return new String(out, StandardCharsets.ISO_8859_1);
+        }
+        char[] out = new char[end + suffix.length()];
         prefix.getChars(0, p, out, 0);
-        int end = out.length;
+        suffix.getChars(0, suffix.length(), out, end);
         long v = number;
         for (int i = end - 1; i >= p; i--) {
             out[i] = (char) ('0' + v % 10);
             v /= 10;
         }
         return new String(out);
+    }
+
+    private static boolean isLatin1(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0xFF) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

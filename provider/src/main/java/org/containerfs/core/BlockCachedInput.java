@@ -57,7 +57,7 @@ final class BlockCachedInput implements ContainerInput {
     private volatile boolean closed;
     private volatile long knownSize = -1;
 
-    private BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
+    BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
         this.input = input;
         this.settings = settings;
         this.streams = new StreamTracker(settings.alignment(), settings.blockSize(), settings.maxReadAhead());

@@ -122,6 +122,29 @@ final class IndexCache {
         return cache.openThrough(format, source, observer);
     }
 
+    /**
+     * The identity of what {@code source} reads: its input's identity (an object's ETag, a file's
+     * modification time), or for a file on an NIO file system its absolute URI, size and modification time.
+     */
+    static Observer observer(ContainerSource source) {
+        if (source.input() == null) {
+            return pathObserver(source.path(), source.channel());
+        }
+        return () -> {
+            InputIdentity identity = source.input().identity();
+            return new Observed(identity, !isRecentTime(identity.version()));
+        };
+    }
+
+    /** Whether a version is a time in milliseconds (a file's modification time) within the last seconds. */
+    private static boolean isRecentTime(String version) {
+        try {
+            return Math.abs(System.currentTimeMillis() - Long.parseLong(version)) < SETTLE_MILLIS;
+        } catch (NumberFormatException notATime) {
+            return false; // an ETag or a generation: changes whenever the bytes do
+        }
+    }
+
     /** The identity of a container file on any NIO file system: absolute URI, size, modification time. */
     static Observer pathObserver(Path path, org.containerfs.spi.ContainerChannel channel) {
         return () -> {

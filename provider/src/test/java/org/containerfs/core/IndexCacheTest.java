@@ -146,6 +146,24 @@ class IndexCacheTest {
         assertThat(warnings).isEmpty();
     }
 
+    /** The same through a ContainerInput (the route of remote stores), here one that says it is remote. */
+    @Test
+    void aContainerInputReopensFromTheCacheByItsIdentity() throws IOException {
+        List<String> first = listing(env());
+        damageHeaderBehindTheCachesBack(RECORDS / 2);
+        for (boolean remote : new boolean[] {false, true}) {
+            try (FileSystem fs = ContainerFileSystems.open(org.containerfs.storage.PathInput.of(file, remote), env());
+                    Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+                assertThat(IndexCache.lastOutcome()).isEqualTo(IndexCache.Outcome.CACHED);
+                List<String> seen = new ArrayList<>();
+                for (Path p : (Iterable<Path>) walk::iterator) {
+                    seen.add(p + (Files.isRegularFile(p) ? " " + Files.size(p) : ""));
+                }
+                assertThat(seen).isEqualTo(first);
+            }
+        }
+    }
+
     @Test
     void aGrownContainerReusesTheCachedPrefixAndScansOnlyTheNewTail() throws IOException {
         List<String> first = listing(env());

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -73,11 +72,7 @@ class S3CorpusTest {
     }
 
     static Map<String, Object> env(Object... pairs) {
-        Map<String, Object> env = new HashMap<>(server.env());
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put((String) pairs[i], pairs[i + 1]);
-        }
-        return env;
+        return server.env(pairs);
     }
 
     @TestFactory

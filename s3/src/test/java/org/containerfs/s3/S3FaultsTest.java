@@ -63,11 +63,7 @@ class S3FaultsTest {
     }
 
     static Map<String, Object> env(Object... pairs) {
-        Map<String, Object> env = new HashMap<>(server.env());
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put((String) pairs[i], pairs[i + 1]);
-        }
-        return env;
+        return server.env(pairs);
     }
 
     @Test

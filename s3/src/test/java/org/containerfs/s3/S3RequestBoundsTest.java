@@ -10,7 +10,6 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -85,6 +84,34 @@ class S3RequestBoundsTest {
             assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(limeSmallSize);
         }
         assertThat(server.mutating()).isZero();
+    }
+
+    /** The index cache directory SecretScanTest greps too. */
+    static final Path INDEX_CACHE = Path.of("target/s3-index-cache");
+
+    @Test
+    void aReopenFromTheIndexCacheTakesAtMostTwoRequests() throws IOException {
+        Map<String, Object> cached = server.env("indexCache", INDEX_CACHE.toString());
+        List<String> first;
+        try (FileSystem fs = S3Containers.open(URI.create("s3://bounds/ens/small.lime"), cached)) {
+            first = listing(fs);
+        }
+        server.reset();
+        try (FileSystem fs = S3Containers.open(URI.create("s3://bounds/ens/small.lime"), cached)) {
+            assertThat(listing(fs)).isEqualTo(first).hasSize(LIME_RECORDS + LIME_RECORDS / 10 + 1);
+            Captured.note("lime 100k reopen from the index cache: " + seen());
+            assertThat(server.total()).as(seen()).isLessThanOrEqualTo(2);
+        }
+        try (Stream<Path> entries = Files.walk(INDEX_CACHE)) {
+            assertThat(entries.filter(Files::isRegularFile).count()).as("an entry was written locally").isPositive();
+        }
+        assertThat(server.mutating()).isZero();
+    }
+
+    private static List<String> listing(FileSystem fs) throws IOException {
+        try (Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+            return walk.map(Path::toString).toList();
+        }
     }
 
     @Test
@@ -206,13 +233,5 @@ class S3RequestBoundsTest {
             out.writeBytes(p);
         }
         return out.toByteArray();
-    }
-
-    static Map<String, Object> env(Object... pairs) {
-        Map<String, Object> env = new HashMap<>(server.env());
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put((String) pairs[i], pairs[i + 1]);
-        }
-        return env;
     }
 }

@@ -84,9 +84,14 @@ public final class S3TestServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + proxy.getPort());
     }
 
-    /** The env that points containerfs at this server with the right credentials. */
-    public Map<String, Object> env() {
-        return Map.of("s3.client", admin);
+    /** The env that points containerfs at this server with the right credentials, plus {@code key, value} pairs. */
+    public Map<String, Object> env(Object... pairs) {
+        Map<String, Object> env = new java.util.HashMap<>();
+        env.put("s3.client", admin);
+        for (int i = 0; i < pairs.length; i += 2) {
+            env.put((String) pairs[i], pairs[i + 1]);
+        }
+        return env;
     }
 
     /** A client of this server with the given credentials (short timeouts: tests wait for errors). */

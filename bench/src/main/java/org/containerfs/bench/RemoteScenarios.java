@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * Scenario 9 ({@code --only remote}): containers in an S3-compatible store (s3proxy in this JVM on
  * 127.0.0.1, objects on disk, every request counted as the server received it), read by containerfs
  * ({@code s3://}: exact ranged GETs behind the core's block cache) and by {@code aws-java-nio-spi-for-s3}
- * with its defaults ({@code s3x://} Paths opened by the same formats through that provider's channel).
+ * with its defaults ({@code s3x://} Paths opened by the same formats through that provider's channel and
+ * read-ahead, {@code blockCache=false}: what the issue measured before the core had a block cache).
  * Each cell: requests (of which HEAD), bytes moved, amplification (bytes moved / bytes needed), time.
  * No added latency here: the 20 ms netem variant needs a network namespace and is not run.
  */
@@ -122,8 +123,9 @@ final class RemoteScenarios implements FormatScenarios {
         return S3Containers.open(s3(key), Map.of("indexCache", indexCache.toString()));
     }
 
+    /** The SPI as it reads by itself: through its own channel and read-ahead, without the core's block cache. */
     private FileSystem spi(String key) throws IOException {
-        return ContainerFileSystems.open(s3x(key), Map.of());
+        return ContainerFileSystems.open(s3x(key), Map.of("blockCache", "false"));
     }
 
     interface Opener {

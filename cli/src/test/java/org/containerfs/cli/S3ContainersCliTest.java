@@ -103,6 +103,10 @@ class S3ContainersCliTest {
         Cli.Result env = run("ls", "--env", "accessMode=readWrite", "s3://cli/ens/" + GAUGE);
         assertThat(env.status()).isEqualTo(2);
         assertThat(env.stderr()).contains("read-only").contains("objects in S3 are never written to");
+        Cli.Result cp = run("cp", "-r", "s3://cli/ens/" + GAUGE, "/", "s3://cli/extracted");
+        assertThat(cp.status()).isEqualTo(1);
+        assertThat(cp.stderr()).contains("s3://cli/extracted").contains("copying into an object store refused");
+        assertThat(Path.of("s3:")).doesNotExist();
         Path mp = Files.createDirectory(dir.resolve("mp"));
         // the mount command writes to the process's own standard error
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();

@@ -21,9 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileVisitResult;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import org.containerfs.core.ContainerFileSystems;
 
 /**
@@ -138,7 +136,7 @@ final class GsdScenarios implements FormatScenarios {
         Map<String, double[]> t = context.inProcess(actions);
         double list = Context.median(t.get("containerfs"));
         double raw = Context.median(t.get("raw"));
-        double walk = Context.median(context.inProcess(Map.of("walk", () -> walk(file, chunks))).get("walk"));
+        double walk = Context.median(context.inProcess(Map.of("walk", () -> LimeScenarios.openAndWalk(file, chunks))).get("walk"));
         double[] heap = new double[3];
         for (int i = 0; i < heap.length; i++) {
             long before = LimeScenarios.usedHeapAfterGc();
@@ -183,22 +181,6 @@ final class GsdScenarios implements FormatScenarios {
                     files[0] += p.getFileName().toString().isEmpty() ? 0 : 1;
                 }
             }
-        }
-    }
-
-    private static void walk(Path file, int expected) throws IOException {
-        long[] files = {0};
-        try (FileSystem fs = ContainerFileSystems.open(file)) {
-            Files.walkFileTree(fs.getPath("/"), new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
-                    files[0] += attrs.size() >= 0 ? 1 : 0;
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        }
-        if (files[0] != expected) {
-            throw new IllegalStateException(file + ": walked " + files[0] + " chunks, expected " + expected);
         }
     }
 

@@ -208,6 +208,7 @@ final class LimeScenarios implements FormatScenarios {
         }
     }
 
+    /** Opens and walks the whole tree reading every file's attributes (as ls -lR); counts the files. */
     static void openAndWalk(Path file, int expected) throws IOException {
         long[] files = {0};
         try (FileSystem fs = ContainerFileSystems.open(file)) {
@@ -220,7 +221,7 @@ final class LimeScenarios implements FormatScenarios {
             });
         }
         if (files[0] != expected) {
-            throw new IllegalStateException(file + ": listed " + files[0] + " records, expected " + expected);
+            throw new IllegalStateException(file + ": walked " + files[0] + " files, expected " + expected);
         }
     }
 

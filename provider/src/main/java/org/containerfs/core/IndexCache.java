@@ -63,6 +63,9 @@ final class IndexCache {
     /** How the last open through the cache went, per thread: tests and diagnostics. */
     enum Outcome { DISABLED, SCANNED, CACHED, CACHED_AND_TAIL }
 
+    /** Cache directories where a save failed already. */
+    private static final java.util.Set<Path> UNWRITABLE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private static final ThreadLocal<Outcome> LAST = ThreadLocal.withInitial(() -> Outcome.DISABLED);
 
     private final Path dir;
@@ -89,14 +92,19 @@ final class IndexCache {
             return null;
         }
         Path dir;
-        if (setting != null && !setting.isBlank()) {
-            dir = Path.of(setting.trim());
-        } else {
-            String xdg = System.getenv("XDG_CACHE_HOME");
-            // the XDG spec: a relative value is invalid and to be ignored
-            Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
-                    ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-            dir = base.resolve("containerfs").resolve("index");
+        try {
+            if (setting != null && !setting.isBlank()) {
+                dir = Path.of(setting.trim());
+            } else {
+                String xdg = System.getenv("XDG_CACHE_HOME");
+                // the XDG spec: a relative value is invalid and to be ignored
+                Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
+                        ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+                dir = base.resolve("containerfs").resolve("index");
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            LOG.log(Level.WARNING, "index cache: " + e.getMessage() + " is no directory; the cache is off");
+            return null;
         }
         return new IndexCache(dir, minSize);
     }
@@ -157,7 +165,15 @@ final class IndexCache {
     }
 
     private Container openThrough(ContainerFormat format, ContainerSource source, Observer observer) throws IOException {
-        Observed before = observer.observe();
+        Observed before;
+        try {
+            before = observer.observe();
+        } catch (IOException | RuntimeException e) {
+            // a file system without modification times, say: no identity, no cache
+            LOG.log(Level.DEBUG, () -> "index cache: no identity for " + source.name() + " (" + e + ")");
+            LAST.set(Outcome.DISABLED);
+            return format.open(source);
+        }
         Path file = entryFile(format.name(), before.identity().uri());
         Entry entry = read(file, format.name(), before.identity().uri());
         if (entry != null) {
@@ -214,7 +230,9 @@ final class IndexCache {
             }
             write(file, encode(format, identity, sample(source, identity.size()), snapshot));
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "index cache: could not save the index of " + identity.uri() + " in " + dir
+            // once per directory at WARNING (a read-only home would warn at every open), then DEBUG
+            Level level = UNWRITABLE.add(dir) ? Level.WARNING : Level.DEBUG;
+            LOG.log(level, "index cache: could not save the index of " + identity.uri() + " in " + dir
                     + " (" + e.getMessage() + ")");
         }
     }

@@ -63,9 +63,16 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     public FileSystem newFileSystem(URI uri, Map<String, ?> env) throws IOException {
         checkScheme(uri);
         Path container = Paths.get(Uris.containerOf(uri));
+        // the scheme names the format: a file of any name opens (or is created) as this format, and a
+        // file of another format is an IOException saying so, never "provider not found"
+        Map<String, Object> withFormat = new java.util.HashMap<>(env);
+        Object requested = withFormat.putIfAbsent("format", format.name());
+        if (requested != null && !requested.toString().equalsIgnoreCase(format.name())) {
+            throw new IllegalArgumentException("env format=" + requested + " contradicts the URI scheme " + uri.getScheme());
+        }
         registry.reserveUri(container, uri);
         try {
-            return newFileSystem(container, env);
+            return PathOpener.open(this, container, withFormat, true);
         } finally {
             registry.releaseUri(container);
         }
@@ -73,7 +80,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
 
     @Override
     public FileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
-        return PathOpener.open(this, path, env);
+        return PathOpener.open(this, path, env, false);
     }
 
     void removeFileSystem(ContainerFileSystem fs) {
@@ -109,15 +116,27 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options,
             FileAttribute<?>... attrs) throws IOException {
+        checkOptions(options);
         if (options.contains(StandardOpenOption.WRITE) || options.contains(StandardOpenOption.APPEND)) {
             return WriteOperations.newWriteChannel(toContainerPath(path), options, attrs);
         }
         return ReadOperations.newReadChannel(toContainerPath(path));
     }
 
+    /** Combinations that can never make sense, refused before anything else (as the JDK's providers do). */
+    private static void checkOptions(Set<? extends OpenOption> options) {
+        if (options.contains(StandardOpenOption.APPEND) && options.contains(StandardOpenOption.READ)) {
+            throw new IllegalArgumentException("READ + APPEND not allowed");
+        }
+        if (options.contains(StandardOpenOption.APPEND) && options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+            throw new IllegalArgumentException("APPEND + TRUNCATE_EXISTING not allowed");
+        }
+    }
+
     @Override
     public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
             throws IOException {
+        checkOptions(options);
         if (options.contains(StandardOpenOption.WRITE) || options.contains(StandardOpenOption.APPEND)) {
             toContainerPath(path).getFileSystem().ensureWritable();
             throw new UnsupportedOperationException("new records are written through Files.newByteChannel "

@@ -6,19 +6,26 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The open file systems of one provider, by container (for {@code getFileSystem(uri)} and
- * {@code Path.of(uri)}), and the containers open for writing in this JVM. The file lock keeps other
- * processes out, but some file systems grant every lock (jimfs) or have none (zipfs). File systems
- * opened from a {@link org.containerfs.storage.ContainerInput} are never registered.
+ * The open file systems of one provider, by container, and the containers open for writing in this
+ * JVM (the file lock keeps other processes out, but some file systems grant every lock, as jimfs does).
+ *
+ * <p>The rule for URIs: {@code newFileSystem(uri)} claims the URI, so a second open by the same URI
+ * while the first is open is {@link FileSystemAlreadyExistsException}; a file system opened by path
+ * claims nothing (as zipfs's), so it never blocks an open by URI, yet its paths' URIs still lead back
+ * to it ({@code Path.of(uri)}) while no file system opened by that URI is open. File systems opened
+ * from a {@link org.containerfs.storage.ContainerInput} are never registered.
  */
 final class FileSystemRegistry {
-    private final Map<Path, ContainerFileSystem> byContainer = new HashMap<>();
+    private final Map<Path, ContainerFileSystem> byUri = new HashMap<>();
+    private final Map<Path, List<ContainerFileSystem>> byPath = new HashMap<>();
     private final Set<Path> writing = new HashSet<>();
     /** Containers being opened through newFileSystem(URI) right now. */
     private final Set<Path> openingByUri = new HashSet<>();
@@ -33,7 +40,7 @@ final class FileSystemRegistry {
      */
     synchronized void reserveUri(Path container, URI uri) {
         Path key = key(container);
-        if (byContainer.containsKey(key) || !openingByUri.add(key)) {
+        if (byUri.containsKey(key) || !openingByUri.add(key)) {
             throw new FileSystemAlreadyExistsException(uri.toString());
         }
     }
@@ -54,8 +61,13 @@ final class FileSystemRegistry {
         writing.remove(key(container));
     }
 
-    synchronized void register(Path container, ContainerFileSystem fs) {
-        byContainer.putIfAbsent(key(container), fs);
+    synchronized void register(Path container, ContainerFileSystem fs, boolean openedByUri) {
+        Path key = key(container);
+        if (openedByUri) {
+            byUri.put(key, fs);
+        } else {
+            byPath.computeIfAbsent(key, k -> new ArrayList<>()).add(fs);
+        }
     }
 
     synchronized void remove(ContainerFileSystem fs) {
@@ -63,14 +75,23 @@ final class FileSystemRegistry {
             return; // opened from an input: never registered
         }
         Path key = key(fs.containerPath());
-        byContainer.remove(key, fs);
+        byUri.remove(key, fs);
+        List<ContainerFileSystem> opened = byPath.get(key);
+        if (opened != null && opened.remove(fs) && opened.isEmpty()) {
+            byPath.remove(key);
+        }
         if (!fs.isReadOnly()) {
             writing.remove(key);
         }
     }
 
     synchronized ContainerFileSystem get(URI containerfsUri) {
-        ContainerFileSystem fs = byContainer.get(key(Paths.get(Uris.containerOf(containerfsUri))));
+        Path key = key(Paths.get(Uris.containerOf(containerfsUri)));
+        ContainerFileSystem fs = byUri.get(key);
+        if (fs == null) {
+            List<ContainerFileSystem> opened = byPath.get(key);
+            fs = opened == null ? null : opened.get(0);
+        }
         if (fs == null) {
             throw new FileSystemNotFoundException(containerfsUri.toString());
         }

@@ -37,8 +37,8 @@ final class PathOpener {
     private PathOpener() {}
 
     /** A parsed env: what the caller asked for. */
-    private record Request(FormatOptions options, boolean create, boolean writable, String format) {
-        static Request of(Map<String, ?> env) {
+    private record Request(FormatOptions options, boolean create, boolean writable, String format, boolean byUri) {
+        static Request of(Map<String, ?> env, boolean byUri) {
             FormatOptions options = new FormatOptions(env);
             boolean create = options.getBoolean("create", false);
             String accessMode = options.getString("accessMode", create ? "readWrite" : "readOnly");
@@ -53,13 +53,14 @@ final class PathOpener {
             if (create && !writable) {
                 throw new IllegalArgumentException("env create=true cannot be combined with accessMode=readOnly");
             }
-            return new Request(options, create, writable, options.getString("format", null));
+            return new Request(options, create, writable, options.getString("format", null), byUri);
         }
     }
 
-    static ContainerFileSystem open(ContainerFileSystemProvider asked, Path path, Map<String, ?> env)
+    /** @param byUri whether the caller opened it by its URI (see {@link FileSystemRegistry}) */
+    static ContainerFileSystem open(ContainerFileSystemProvider asked, Path path, Map<String, ?> env, boolean byUri)
             throws IOException {
-        Request request = Request.of(env);
+        Request request = Request.of(env, byUri);
         ContainerFormat format = asked.format();
         if (request.format() != null && !request.format().equalsIgnoreCase(format.name())) {
             throw new UnsupportedOperationException(path + ": format " + request.format() + " requested, this is "
@@ -197,7 +198,7 @@ final class PathOpener {
             boolean refresh = request.options().getBoolean("refresh", !channel.readsInput());
             ContainerFileSystem fs = new ContainerFileSystem(provider, path, channel, container, request.writable(),
                     refresh, lock, exists && !request.writable() ? existing.lastModifiedTime() : null);
-            registry.register(path, fs);
+            registry.register(path, fs, request.byUri());
             return fs;
         } catch (IOException | RuntimeException | Error e) {
             if (channel != null && channel != detected) {

@@ -29,7 +29,7 @@ final class ReadOperations {
     static InputStream newInputStream(ContainerPath path, OpenOption... options) throws IOException {
         for (OpenOption o : options) {
             if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND) {
-                throw new IllegalArgumentException("option " + o + " is not allowed for an input stream");
+                throw new UnsupportedOperationException("option " + o + " is not allowed for an input stream");
             }
         }
         return java.nio.channels.Channels.newInputStream(newReadChannel(path));

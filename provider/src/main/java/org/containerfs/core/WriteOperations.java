@@ -33,7 +33,7 @@ final class WriteOperations {
         ContainerFileSystem fs = path.getFileSystem();
         fs.ensureWritable();
         if (options.contains(StandardOpenOption.READ)) {
-            throw new IllegalArgumentException("a new record is opened write-only (READ with WRITE is not supported)");
+            throw new UnsupportedOperationException("a new record is opened write-only (READ with WRITE is not supported)");
         }
         ContainerPath abs = path.toAbsolutePath().normalize();
         ContainerPath parentPath = abs.getParent();
@@ -62,7 +62,12 @@ final class WriteOperations {
             if (!parent.isDirectory()) {
                 throw new java.nio.file.NotDirectoryException(parentPath.toString());
             }
-            WritableByteChannel created = writer.createFile(parent, name, attributes);
+            WritableByteChannel created;
+            try {
+                created = writer.createFile(parent, name, attributes);
+            } catch (FileSystemException e) {
+                throw withWholePath(e, name, abs);
+            }
             fs.afterWrite();
             return created;
         });
@@ -105,10 +110,44 @@ final class WriteOperations {
             if (parent == null) {
                 throw new NoSuchFileException(parentPath.toString());
             }
-            fs.writer().createDirectory(parent, path.getFileName().toString(), attributes);
+            if (!parent.isDirectory()) {
+                throw new FileSystemException(path.toString(), parentPath.toString(), "not a directory: the parent is a record");
+            }
+            String name = path.getFileName().toString();
+            try {
+                fs.writer().createDirectory(parent, name, attributes);
+            } catch (FileSystemException e) {
+                throw withWholePath(e, name, path);
+            }
             fs.afterWrite();
             return null;
         });
+    }
+
+    /**
+     * A format names what it refuses by the name it was given; the caller gave a path, and the
+     * exception names the whole of it (as the JDK's providers do).
+     */
+    static FileSystemException withWholePath(FileSystemException e, String name, ContainerPath path) {
+        if (!name.equals(e.getFile())) {
+            return e;
+        }
+        String file = path.toString();
+        String reason = e.getReason();
+        FileSystemException named;
+        if (e instanceof AccessDeniedException) {
+            named = new AccessDeniedException(file, e.getOtherFile(), reason);
+        } else if (e instanceof FileAlreadyExistsException) {
+            named = new FileAlreadyExistsException(file, e.getOtherFile(), reason);
+        } else if (e instanceof NoSuchFileException) {
+            named = new NoSuchFileException(file, e.getOtherFile(), reason);
+        } else if (e.getClass() == FileSystemException.class) {
+            named = new FileSystemException(file, e.getOtherFile(), reason);
+        } else {
+            return e; // a type whose constructor we do not know: keep it as the format made it
+        }
+        named.initCause(e);
+        return named;
     }
 
     static void delete(ContainerPath p) throws IOException {
@@ -121,6 +160,9 @@ final class WriteOperations {
 
     static void copy(ContainerPath src, ContainerPath dst, CopyOption... options) throws IOException {
         Node node = src.getFileSystem().lookup(src);
+        if (sameFile(src, dst)) {
+            return; // Files.copy: the same file completes without copying
+        }
         if (Arrays.asList(options).contains(StandardCopyOption.REPLACE_EXISTING)) {
             ContainerFileSystem fs = dst.getFileSystem();
             fs.ensureWritable();
@@ -143,22 +185,49 @@ final class WriteOperations {
 
     static void move(ContainerPath src, Path target, CopyOption... options) throws IOException {
         ContainerFileSystem fs = src.getFileSystem();
-        fs.ensureWritable();
         fs.lookup(src);
+        if (target instanceof ContainerPath t && sameFile(src, t)) {
+            return; // Files.move: the same file completes without moving
+        }
+        fs.ensureWritable();
         throw new AccessDeniedException(src.toString(), target.toString(),
                 "records are named by their position in the container and cannot be renamed; "
                         + fs.writer().allowedWrites());
     }
 
+    private static boolean sameFile(ContainerPath a, ContainerPath b) {
+        return a.getFileSystem() == b.getFileSystem()
+                && a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    }
+
+    private static final Set<String> BASIC_TIMES = Set.of("lastModifiedTime", "lastAccessTime", "creationTime");
+    private static final Set<String> BASIC_NAMES = Set.of("lastModifiedTime", "lastAccessTime", "creationTime", "size",
+            "isRegularFile", "isDirectory", "isSymbolicLink", "isOther", "fileKey");
+
+    /**
+     * As the JDK's providers: a view the file system lacks is {@link UnsupportedOperationException}, an
+     * attribute the view lacks or cannot set (basic:size) {@link IllegalArgumentException}; only then
+     * does a read-only file system or an append-only container refuse.
+     */
     static void setAttribute(ContainerPath p, String attribute, Object value) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
-        fs.ensureWritable();
         int colon = attribute.indexOf(':');
         String view = colon < 0 ? "basic" : attribute.substring(0, colon);
         String name = colon < 0 ? attribute : attribute.substring(colon + 1);
-        if (!view.equals(fs.format().name())) {
-            throw new AccessDeniedException(p.toString(), null, "attribute " + attribute + " cannot be set");
+        if (view.equals("basic")) {
+            if (!BASIC_TIMES.contains(name)) {
+                throw new IllegalArgumentException("attribute basic:" + name + " cannot be set"
+                        + (BASIC_NAMES.contains(name) ? "" : ": the basic view has no such attribute"));
+            }
+            fs.ensureWritable();
+            fs.lookup(p);
+            throw new AccessDeniedException(p.toString(), null, "times are the container's own and cannot be set");
         }
+        if (!view.equals(fs.format().name())) {
+            throw new UnsupportedOperationException("attribute view " + view + " is not supported (basic, "
+                    + fs.format().name() + ")");
+        }
+        fs.ensureWritable();
         Node node = fs.lookup(p);
         fs.write(() -> {
             fs.writer().setAttribute(node, name, value);

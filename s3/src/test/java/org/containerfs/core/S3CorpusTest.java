@@ -21,8 +21,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.containerfs.s3.Captured;
 import org.containerfs.s3.S3Containers;
-import org.containerfs.s3.S3TestServer;
-import org.junit.jupiter.api.AfterAll;
+import org.containerfs.s3.WithS3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -34,22 +33,15 @@ import org.junit.jupiter.api.TestFactory;
  * the tree, attributes and bytes of the local open of the same file ({@link InputCorpusTest#describe},
  * the provider's own check), and sends the bucket no PUT, POST or DELETE.
  */
-class S3CorpusTest {
+class S3CorpusTest extends WithS3Server {
     static final List<String> DIRECTORIES = List.of("lime", "gsd", "scda", "sion", "g3", "names");
-    static S3TestServer server;
     static Path corpus = Path.of(System.getProperty("containerfs.corpus"));
 
     @BeforeAll
     static void upload() throws Exception {
-        server = new S3TestServer();
         server.createBucket("corpus");
         server.putTree("corpus", "", corpus);
         server.reset();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
     }
 
     static List<Path> files(String dir) throws IOException {

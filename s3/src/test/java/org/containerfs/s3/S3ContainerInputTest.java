@@ -9,34 +9,20 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** The S3 input alone: one HEAD at open, one exact ranged GET per read, faults named. */
-class S3ContainerInputTest {
-    static S3TestServer server;
+class S3ContainerInputTest extends WithS3Server {
     static byte[] bytes = new byte[300_000];
 
     @BeforeAll
     static void start() throws Exception {
-        server = new S3TestServer();
         server.createBucket("input");
         new Random(7).nextBytes(bytes);
         server.put("input", "dir/obj.bin", bytes);
         server.put("input", "dir/other.bin", new byte[] {1, 2, 3});
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        server.reset();
     }
 
     @Test

@@ -24,9 +24,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.containerfs.core.ContainerFileSystems;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -36,30 +34,18 @@ import software.amazon.awssdk.services.s3.S3Client;
  * time (the test clients' timeouts: 2 s to connect, 3 s per attempt, 10 s per call), never a change
  * to the bucket. The waits below are hang guards, not speed assertions.
  */
-class S3FaultsTest {
+class S3FaultsTest extends WithS3Server {
     static final Duration HANG_GUARD = Duration.ofSeconds(60);
-    static S3TestServer server;
     static Path corpus = Path.of(System.getProperty("containerfs.corpus"));
 
     @BeforeAll
     static void start() throws Exception {
-        server = new S3TestServer();
         server.createBucket("faults");
         server.put("faults", "lime/conf.lime", corpus.resolve("lime/s08_ildg_scidac_gauge.lime"));
         server.put("faults", "g3/simple-types.g3.gz", corpus.resolve("g3/simple-types.g3.gz"));
         byte[] noise = new byte[10_000];
         new Random(1).nextBytes(noise);
         server.put("faults", "noise.lime", noise);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        server.reset();
     }
 
     static Map<String, Object> env(Object... pairs) {

@@ -14,9 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,19 +22,17 @@ import org.junit.jupiter.api.io.TempDir;
  * The issue's request bounds, counted as the server received them: opens in few requests, a record
  * in one exact GET, random records without read amplification, and no mutating request ever.
  */
-class S3RequestBoundsTest {
+class S3RequestBoundsTest extends WithS3Server {
     static final int BLOCK = 1 << 20;
     static final int ALIGNMENT = 64 << 10;
     static final int LIME_RECORDS = 100_000;
     static final int BIG_RECORD = 24 << 20;
-    static S3TestServer server;
     static long limeSmallSize;
     static long limeBigSize;
     static long gsdSize;
 
     @BeforeAll
     static void upload(@TempDir Path dir) throws Exception {
-        server = new S3TestServer();
         server.createBucket("bounds");
         byte[] small = TestInputs.limeSmallRecords(LIME_RECORDS);
         limeSmallSize = small.length;
@@ -50,16 +46,6 @@ class S3RequestBoundsTest {
         Path corpus = Path.of(System.getProperty("containerfs.corpus"));
         byte[] blob = Files.readAllBytes(corpus.resolve("g3/big-blob-800k.g3"));
         server.put("bounds", "cmb/three.g3", concat(blob, blob, blob));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        server.reset();
     }
 
     static FileSystem open(String key) throws IOException {

@@ -22,15 +22,13 @@ import org.junit.jupiter.api.Test;
  * credentials from the URI never shown; the same Path handed to {@code FileSystems.newFileSystem} still
  * works (through that provider's own channel).
  */
-class S3xRouteTest {
-    static S3TestServer server;
+class S3xRouteTest extends WithS3Server {
     static Path corpus = Path.of(System.getProperty("containerfs.corpus"));
     static String savedProtocol;
     static String savedRegion;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new S3TestServer();
         server.createBucket("spi");
         server.put("spi", "run/conf.lime", corpus.resolve("lime/s13_large_record.lime"));
         server.put("spi", "run/traj.gsd", corpus.resolve("gsd/hoomd_trajectory.gsd"));
@@ -39,7 +37,7 @@ class S3xRouteTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void restoreProperties() {
         if (savedProtocol == null) {
             System.clearProperty("s3.spi.endpoint-protocol");
         } else {
@@ -50,7 +48,6 @@ class S3xRouteTest {
         } else {
             System.setProperty("aws.region", savedRegion);
         }
-        server.close();
     }
 
     static URI s3xUri(String key) {

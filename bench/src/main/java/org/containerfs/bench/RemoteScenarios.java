@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * with its defaults ({@code s3x://} Paths opened by the same formats through that provider's channel and
  * read-ahead, {@code blockCache=false}: what the issue measured before the core had a block cache).
  * Each cell: requests (of which HEAD), bytes moved, amplification (bytes moved / bytes needed), time.
- * No added latency here: the 20 ms netem variant needs a network namespace and is not run.
+ * Then everything again with every request made 20 ms slower by the server, standing in for the
+ * issue's 20 ms netem round trip (this kernel has no sch_netem), so that the request count decides the time.
  */
 final class RemoteScenarios implements FormatScenarios {
     private static final String BUCKET = "bench";
@@ -97,7 +98,14 @@ final class RemoteScenarios implements FormatScenarios {
                 saved.put(p[0], System.setProperty(p[0], p[1]));
             }
             server.createBucket(BUCKET);
-            return scenarios(context, work);
+            Inputs inputs = upload(context, work);
+            List<Row> rows = new ArrayList<>(measureAll(context, inputs, ""));
+            // netem needs the kernel's sch_netem (absent here): the server waits instead, so every request
+            // costs 20 ms more, as a round trip would, and the request count decides the time
+            server.delayEachRequest(java.time.Duration.ofMillis(20));
+            indexCache = Files.createDirectories(work.resolve("index-cache-delayed"));
+            rows.addAll(measureAll(context, inputs, " [+20 ms per request]"));
+            return rows;
         } finally {
             server.close();
             saved.forEach((k, v) -> {
@@ -132,53 +140,21 @@ final class RemoteScenarios implements FormatScenarios {
         FileSystem open(String key) throws IOException;
     }
 
-    private List<Row> scenarios(Context context, Path work) throws Exception {
-        List<Row> rows = new ArrayList<>();
-        Opener ours = this::containerfs;
-        Opener theirs = this::spi;
+    /** What was uploaded, and what the measurements need to know about it. */
+    record Inputs(int records, int frames, int g3Frames, long gzSize, String keyPath, int keyLength, long bigLength) {}
 
+    private Inputs upload(Context context, Path work) throws Exception {
         int records = 100_000;
         Path lime = work.resolve("small.lime");
         LimeInputs.smallRecords(lime, records);
         server.put(BUCKET, "small.lime", lime);
         Files.delete(lime);
-        long headers = (long) records * LimeInputs.HEADER;
-        for (int pass = 0; pass < 2; pass++) {
-            Cost a = measure(headers, () -> listAll(ours, "small.lime", records));
-            Cost b = measure(headers, () -> listAll(theirs, "small.lime", records));
-            rows.add(row(TITLES[pass], a, b));
-        }
-        for (int which = 0; which < 2; which++) {
-            int reads = which == 0 ? 1 : 100;
-            Cost[] costs = new Cost[2];
-            for (int side = 0; side < 2; side++) {
-                try (FileSystem fs = (side == 0 ? ours : theirs).open("small.lime")) {
-                    List<Path> all = regularFiles(fs);
-                    Collections.shuffle(all, new Random(which));
-                    List<Path> picked = all.subList(0, reads);
-                    costs[side] = measure(16L * reads, () -> readAll(picked));
-                }
-            }
-            rows.add(row(TITLES[2 + which], costs[0], costs[1]));
-        }
 
         int frames = (int) context.size(20_000, 5_000);
         Path gsd = work.resolve("traj.gsd");
         GsdScenarios.generate(gsd, frames);
         server.put(BUCKET, "traj.gsd", gsd);
         Files.delete(gsd);
-        Cost[] chunks = new Cost[2];
-        for (int side = 0; side < 2; side++) {
-            try (FileSystem fs = (side == 0 ? ours : theirs).open("traj.gsd")) {
-                List<Path> positions = new ArrayList<>();
-                Random r = new Random(4);
-                for (int i = 0; i < 100; i++) {
-                    positions.add(fs.getPath("/" + r.nextInt(frames) + "/particles/position"));
-                }
-                chunks[side] = measure(100L * 16 * 12, () -> readAll(positions));
-            }
-        }
-        rows.add(row(TITLES[4] + String.format(" (%,d frames)", frames), chunks[0], chunks[1]));
 
         int g3Frames = (int) context.size(2_000, 500);
         Path plain = work.resolve("scan.g3");
@@ -196,29 +172,72 @@ final class RemoteScenarios implements FormatScenarios {
         Files.delete(plain);
         Files.delete(gz);
         int frame = new Random(6).nextInt(g3Frames);
-        String keyPath = String.format("/%06d.Scan/%s", frame, G3Inputs.READ_KEY);
+
+        long bigLength = context.size(1L << 30, 256L << 20);
+        Path big = work.resolve("big.lime");
+        LimeInputs.oneRecord(big, bigLength);
+        server.put(BUCKET, "big.lime", big);
+        Files.delete(big);
+        return new Inputs(records, frames, g3Frames, gzSize, String.format("/%06d.Scan/%s", frame, G3Inputs.READ_KEY),
+                layout.readKeyLength(), bigLength);
+    }
+
+    private List<Row> measureAll(Context context, Inputs in, String label) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        Opener ours = this::containerfs;
+        Opener theirs = this::spi;
+        int records = in.records();
+        long headers = (long) records * LimeInputs.HEADER;
+        for (int pass = 0; pass < 2; pass++) {
+            Cost a = measure(headers, () -> listAll(ours, "small.lime", records));
+            Cost b = measure(headers, () -> listAll(theirs, "small.lime", records));
+            rows.add(row(TITLES[pass] + label, a, b));
+        }
+        for (int which = 0; which < 2; which++) {
+            int reads = which == 0 ? 1 : 100;
+            Cost[] costs = new Cost[2];
+            for (int side = 0; side < 2; side++) {
+                try (FileSystem fs = (side == 0 ? ours : theirs).open("small.lime")) {
+                    List<Path> all = regularFiles(fs);
+                    Collections.shuffle(all, new Random(which));
+                    List<Path> picked = all.subList(0, reads);
+                    costs[side] = measure(16L * reads, () -> readAll(picked));
+                }
+            }
+            rows.add(row(TITLES[2 + which] + label, costs[0], costs[1]));
+        }
+
+        Cost[] chunks = new Cost[2];
+        for (int side = 0; side < 2; side++) {
+            try (FileSystem fs = (side == 0 ? ours : theirs).open("traj.gsd")) {
+                List<Path> positions = new ArrayList<>();
+                Random r = new Random(4);
+                for (int i = 0; i < 100; i++) {
+                    positions.add(fs.getPath("/" + r.nextInt(in.frames()) + "/particles/position"));
+                }
+                chunks[side] = measure(100L * 16 * 12, () -> readAll(positions));
+            }
+        }
+        rows.add(row(TITLES[4] + String.format(" (%,d frames)", in.frames()) + label, chunks[0], chunks[1]));
+
         Cost[] key = new Cost[2];
         for (int side = 0; side < 2; side++) {
             Opener opener = side == 0 ? ours : theirs;
-            key[side] = measure(layout.readKeyLength(), () -> {
+            key[side] = measure(in.keyLength(), () -> {
                 try (FileSystem fs = opener.open("scan.g3.gz")) {
-                    Files.readAllBytes(fs.getPath(keyPath));
+                    Files.readAllBytes(fs.getPath(in.keyPath()));
                 }
             });
         }
-        rows.add(row(TITLES[5] + String.format(" (%s compressed, %,d frames)", size(gzSize), g3Frames), key[0], key[1]));
+        rows.add(row(TITLES[5] + String.format(" (%s compressed, %,d frames)", size(in.gzSize()), in.g3Frames())
+                + label, key[0], key[1]));
 
-        rows.add(bigRecord(context, work));
+        rows.add(bigRecord(context, in.bigLength(), label));
         return rows;
     }
 
     /** containerfs streaming one record vs one ranged GET of the same bytes with the plain SDK client. */
-    private Row bigRecord(Context context, Path work) throws Exception {
-        long length = context.size(1L << 30, 256L << 20);
-        Path big = work.resolve("big.lime");
-        LimeInputs.oneRecord(big, length);
-        server.put(BUCKET, "big.lime", big);
-        Files.delete(big);
+    private Row bigRecord(Context context, long length, String label) throws Exception {
         double best = Double.MAX_VALUE;
         double bestSdk = Double.MAX_VALUE;
         Cost ours = null;
@@ -252,7 +271,7 @@ final class RemoteScenarios implements FormatScenarios {
         }
         double ratio = bestSdk / best;
         return new Row(TITLES[6] + String.format(" (%s; best of %d; MB/s %.0f vs %.0f)", size(length),
-                context.rounds(), length / best / 1e6, length / bestSdk / 1e6), ours.cell(), sdk.cell(),
+                context.rounds(), length / best / 1e6, length / bestSdk / 1e6) + label, ours.cell(), sdk.cell(),
                 String.format("%.2f", ratio), ">= 0.9", Row.atLeast(ratio, 0.9));
     }
 

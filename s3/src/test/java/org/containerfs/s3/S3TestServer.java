@@ -55,6 +55,7 @@ public final class S3TestServer implements AutoCloseable {
     private final AtomicReference<CountDownLatch> stall = new AtomicReference<>();
     private final S3Client admin;
     private final S3Client bulk;
+    private volatile long delayNanos;
 
     /** Objects held in memory. */
     public S3TestServer() throws Exception {
@@ -167,6 +168,11 @@ public final class S3TestServer implements AutoCloseable {
         return requests().stream().filter(r -> !r.method().equals("GET") && !r.method().equals("HEAD")).count();
     }
 
+    /** From now on every request is answered {@code delay} later (a stand-in for network round trips). */
+    public void delayEachRequest(Duration delay) {
+        delayNanos = delay.toNanos();
+    }
+
     /** From now on every request waits (no answer) until {@link #resume()}. */
     public void stall() {
         stall.set(new CountDownLatch(1));
@@ -206,6 +212,10 @@ public final class S3TestServer implements AutoCloseable {
             CountDownLatch latch = stall.get();
             if (latch != null) {
                 latch.await(10, TimeUnit.MINUTES);
+            }
+            long delay = delayNanos;
+            if (delay > 0) {
+                Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
             }
             AtomicLong sent = new AtomicLong();
             record(new Seen(request.getMethod(), request.getHttpURI().getPathQuery(),

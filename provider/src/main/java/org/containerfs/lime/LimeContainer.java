@@ -252,6 +252,16 @@ final class LimeContainer implements Container {
         }
 
         @Override
+        public List<String> childNames() {
+            int first = first();
+            String[] names = new String[end() - first];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = recordName(first + i, i);
+            }
+            return Arrays.asList(names);
+        }
+
+        @Override
         public Map<String, Object> attributes() {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("message", message + 1);

@@ -237,7 +237,7 @@ final class LimeContainer implements Container {
                 return null;
             }
             int dot = name.indexOf('.');
-            long r = Names.parseIndexed(dot < 0 ? name : name.substring(0, dot), RECORD_PREFIX, WIDTH);
+            long r = Names.parseIndexed(name, dot < 0 ? name.length() : dot, RECORD_PREFIX, WIDTH);
             if (r < 1 || r > end() - first()) {
                 return null;
             }

@@ -238,15 +238,20 @@ public final class Names {
      * returns -1 if {@code name} is not exactly the canonical form (so "msg5" and "msg005" are not names).
      */
     public static long parseIndexed(String name, String prefix, int width) {
+        return parseIndexed(name, name.length(), prefix, width);
+    }
+
+    /** As {@link #parseIndexed(String, String, int)} for the first {@code end} characters of {@code name}. */
+    public static long parseIndexed(String name, int end, String prefix, int width) {
         if (!name.startsWith(prefix)) {
             return -1;
         }
-        int n = name.length() - prefix.length();
+        int n = end - prefix.length();
         if (n < Math.max(width, 1) || n > 18) {
             return -1;
         }
         long v = 0;
-        for (int i = prefix.length(); i < name.length(); i++) {
+        for (int i = prefix.length(); i < end; i++) {
             char c = name.charAt(i);
             if (c < '0' || c > '9') {
                 return -1;

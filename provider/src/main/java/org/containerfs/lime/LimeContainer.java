@@ -115,7 +115,8 @@ final class LimeContainer implements Container {
         if (!type.fitsAnyPrefix()) {
             return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
         }
-        return Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
+        return type.latin1 != null ? Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.latin1)
+                : Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
     }
 
     /**
@@ -157,17 +158,22 @@ final class LimeContainer implements Container {
         /** ".<encoded type>", "" for an empty type, or null if the encoded type alone is too long. */
         final String suffix;
         final int suffixBytes;
+        /** The suffix's ISO-8859-1 bytes when all its characters are Latin-1 (names are then made as bytes), else null. */
+        final byte[] latin1;
 
         EncodedType(byte[] raw) {
             if (raw.length == 0) {
                 suffix = "";
                 suffixBytes = 0;
+                latin1 = new byte[0];
                 return;
             }
             String encoded = "." + Names.encodeBytes(raw);
             int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
             suffix = bytes <= Names.MAX_COMPONENT_BYTES ? encoded : null;
             suffixBytes = bytes;
+            latin1 = suffix != null && suffix.chars().allMatch(c -> c <= 0xFF)
+                    ? suffix.getBytes(StandardCharsets.ISO_8859_1) : null;
         }
 
         /** Whether "rec" and any record number (up to 10 digits) plus this suffix stay within a component. */
@@ -237,7 +243,7 @@ final class LimeContainer implements Container {
                 return null;
             }
             int dot = name.indexOf('.');
-            long r = Names.parseIndexed(dot < 0 ? name : name.substring(0, dot), RECORD_PREFIX, WIDTH);
+            long r = Names.parseIndexed(name, dot < 0 ? name.length() : dot, RECORD_PREFIX, WIDTH);
             if (r < 1 || r > end() - first()) {
                 return null;
             }
@@ -249,6 +255,16 @@ final class LimeContainer implements Container {
         public List<Node> children() {
             int first = first();
             return indexed(end() - first, i -> new Record(first + i, i, message));
+        }
+
+        @Override
+        public List<String> childNames() {
+            int first = first();
+            String[] names = new String[end() - first];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = recordName(first + i, i);
+            }
+            return Arrays.asList(names);
         }
 
         @Override

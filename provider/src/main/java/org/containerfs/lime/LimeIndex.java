@@ -335,6 +335,11 @@ final class LimeIndex {
             typeId(t);
         }
         int count = in.readCount(3, covered / LimeHeader.SIZE, "record count (one header per 144 bytes)");
+        // sized once: the count is bounded by the snapshot's length (3 bytes a record at least)
+        headerOffsets = new long[Math.max(16, count)];
+        lengths = new long[headerOffsets.length];
+        flags = new byte[headerOffsets.length];
+        typeIds = new int[headerOffsets.length];
         long pos = 0;
         for (int r = 0; r < count; r++) {
             if (pos > covered - LimeHeader.SIZE) {

@@ -197,22 +197,6 @@ public final class Names {
         }
         int p = prefix.length();
         int end = p + Math.max(width, digits);
-        if (isLatin1(prefix) && isLatin1(suffix)) {
-            // one byte a character: no char[] twice the size that the String then compresses
-            byte[] out = new byte[end + suffix.length()];
-            for (int i = 0; i < p; i++) {
-                out[i] = (byte) prefix.charAt(i);
-            }
-            for (int i = 0; i < suffix.length(); i++) {
-                out[end + i] = (byte) suffix.charAt(i);
-            }
-            long v = number;
-            for (int i = end - 1; i >= p; i--) {
-                out[i] = (byte) ('0' + v % 10);
-                v /= 10;
-            }
-            return new String(out, StandardCharsets.ISO_8859_1);
-        }
         char[] out = new char[end + suffix.length()];
         prefix.getChars(0, p, out, 0);
         suffix.getChars(0, suffix.length(), out, end);
@@ -222,6 +206,34 @@ public final class Names {
             v /= 10;
         }
         return new String(out);
+    }
+
+    /**
+     * As {@link #indexed(String, long, int, String)} with the suffix given as its ISO-8859-1 bytes (made
+     * once by the caller for a suffix of Latin-1 characters): the name is filled as one byte array,
+     * without the char array twice its size that a String would compress again.
+     */
+    public static String indexed(String prefix, long number, int width, byte[] latin1Suffix) {
+        if (number < 0 || !isLatin1(prefix)) {
+            return indexed(prefix, number, width, new String(latin1Suffix, StandardCharsets.ISO_8859_1));
+        }
+        int digits = 1;
+        for (long v = number; v >= 10; v /= 10) {
+            digits++;
+        }
+        int p = prefix.length();
+        int end = p + Math.max(width, digits);
+        byte[] out = new byte[end + latin1Suffix.length];
+        for (int i = 0; i < p; i++) {
+            out[i] = (byte) prefix.charAt(i);
+        }
+        System.arraycopy(latin1Suffix, 0, out, end, latin1Suffix.length);
+        long v = number;
+        for (int i = end - 1; i >= p; i--) {
+            out[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     private static boolean isLatin1(String s) {
@@ -238,15 +250,20 @@ public final class Names {
      * returns -1 if {@code name} is not exactly the canonical form (so "msg5" and "msg005" are not names).
      */
     public static long parseIndexed(String name, String prefix, int width) {
+        return parseIndexed(name, name.length(), prefix, width);
+    }
+
+    /** As {@link #parseIndexed(String, String, int)} for the first {@code end} characters of {@code name}. */
+    public static long parseIndexed(String name, int end, String prefix, int width) {
         if (!name.startsWith(prefix)) {
             return -1;
         }
-        int n = name.length() - prefix.length();
+        int n = end - prefix.length();
         if (n < Math.max(width, 1) || n > 18) {
             return -1;
         }
         long v = 0;
-        for (int i = prefix.length(); i < name.length(); i++) {
+        for (int i = prefix.length(); i < end; i++) {
             char c = name.charAt(i);
             if (c < '0' || c > '9') {
                 return -1;

@@ -28,12 +28,12 @@ import org.containerfs.storage.InputIdentity;
  *
  * <ul>
  *   <li>A random read fetches the range it misses, rounded to an alignment that is at most
- *       {@code readAlignment} and at most half the missing length (so it moves less than twice its
+ *       {@code blockCacheAlignment} and at most half the missing length (so it moves less than twice its
  *       bytes); misses separated by little cached data are fetched as one range.</li>
  *   <li>A reader that streams (each read starting at or a little after the end of the previous one,
  *       as index scans and sequential reads do) gets whole aligned blocks, and blocks ahead of it are
  *       fetched on a small pool of threads; the window ahead doubles while it keeps streaming, up to
- *       {@code readAheadBytes}.</li>
+ *       {@code blockCacheReadAhead}.</li>
  *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
  *       ranges go first); a read larger than a quarter of it goes straight to the input.</li>
  *   <li>Reads take no lock but the stream tracker's brief one: concurrent readers fetch concurrently
@@ -76,7 +76,8 @@ final class BlockCachedInput implements ContainerInput {
         final long start;
         final int length;
         final CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
-        volatile boolean referenced;
+        /** Set on every read and at first (a block fetched ahead must outlive older ones until it is read). */
+        volatile boolean referenced = true;
 
         Extent(long start, int length) {
             this.start = start;
@@ -296,7 +297,7 @@ final class BlockCachedInput implements ContainerInput {
         }
         heldBytes.addAndGet(length);
         evictionQueue.add(e);
-        evictIfOverBudget();
+        evictDownTo(settings.cacheBytes());
         return e;
     }
 
@@ -344,10 +345,10 @@ final class BlockCachedInput implements ContainerInput {
         }
     }
 
-    /** Drops least recently used ranges (never one in flight) until the budget holds. */
-    private void evictIfOverBudget() {
+    /** Drops least recently used ranges (never one in flight) until at most {@code target} bytes are held. */
+    private void evictDownTo(long target) {
         int rounds = evictionQueue.size() * 2 + 1;
-        while (heldBytes.get() > settings.cacheBytes() && rounds-- > 0) {
+        while (heldBytes.get() > target && rounds-- > 0) {
             Extent victim = evictionQueue.poll();
             if (victim == null) {
                 return;
@@ -381,8 +382,13 @@ final class BlockCachedInput implements ContainerInput {
             if (following != null && following < stop) {
                 stop = following;
             }
-            if (stop <= start || heldBytes.get() + (stop - start) > settings.cacheBytes()) {
-                return; // the cache is full of what the reader has yet to read: wait for it to catch up
+            if (stop <= start) {
+                continue;
+            }
+            // make room from what was read longest ago; if the room is all in flight or unread, wait
+            evictDownTo(settings.cacheBytes() - (stop - start));
+            if (heldBytes.get() + (stop - start) > settings.cacheBytes()) {
+                return;
             }
             Extent e = reserve(start, (int) (stop - start));
             if (e == null) {
@@ -471,7 +477,7 @@ final class BlockCachedInput implements ContainerInput {
 
     /**
      * Recognises readers that stream: a read that goes on past where a recent read ended, starting
-     * within that read or at most {@code readAlignment} after it, continues that stream (sequential
+     * within that read or at most {@code blockCacheAlignment} after it, continues that stream (sequential
      * reads, and index scans that read header after header, or window after overlapping window). From
      * the fourth read of a stream on, it reads ahead: random readers almost never make four such reads
      * in a row, so their reads stay exact. The window starts at one block and doubles with every read,

@@ -144,8 +144,8 @@ class BlockCacheTest {
     @Test
     void aHundredRandomRecordsTakeAtMostAHundredRequestsAndTwiceTheirBytes() throws IOException {
         // blocks of 64 KiB and a cache of 256 KiB: after the scan, hardly any record is still cached
-        Map<String, Object> small = Map.of("blockSize", 64 << 10, "blockCacheBytes", 256 << 10,
-                "readAheadBytes", 128 << 10);
+        Map<String, Object> small = Map.of("blockCacheBlockSize", 64 << 10, "blockCacheBytes", 256 << 10,
+                "blockCacheReadAhead", 128 << 10);
         CountingInput input = CountingInput.of(manyRecords);
         try (FileSystem fs = ContainerFileSystems.open(input, small)) {
             input.counters().reset();
@@ -185,7 +185,7 @@ class BlockCacheTest {
     @Test
     void aStreamingReaderGetsWholeBlocksAheadWithinTheMemoryBound() throws Exception {
         BlockCacheSettings settings = BlockCacheSettings.of(new FormatOptions(Map.of(
-                "blockSize", 64 << 10, "blockCacheBytes", 1 << 20, "readAheadBytes", 256 << 10)));
+                "blockCacheBlockSize", 64 << 10, "blockCacheBytes", 1 << 20, "blockCacheReadAhead", 256 << 10)));
         CountingInput counting = CountingInput.of(bigRecords);
         long size = Files.size(bigRecords);
         byte[] expected = Files.readAllBytes(bigRecords);
@@ -202,13 +202,15 @@ class BlockCacheTest {
             // three exact reads before the stream is recognised, then whole blocks
             assertThat(counting.counters().reads.get()).isLessThanOrEqualTo(3 + ceilDiv(size, 64 << 10));
             assertThat(counting.counters().bytes.get()).isLessThanOrEqualTo(size + 3 * 8192);
+            // read-ahead went on after the cache had filled (10 times over) with what was read
+            assertThat(counting.counters().bytesReadAhead.get()).isGreaterThan(size / 2);
         }
     }
 
     @Test
     void eightThreadsOfRandomReadsSeeTheSameBytes() throws Exception {
-        Map<String, Object> small = Map.of("blockSize", 64 << 10, "blockCacheBytes", 512 << 10,
-                "readAheadBytes", 128 << 10);
+        Map<String, Object> small = Map.of("blockCacheBlockSize", 64 << 10, "blockCacheBytes", 512 << 10,
+                "blockCacheReadAhead", 128 << 10);
         CountingInput input = CountingInput.of(bigRecords);
         byte[] big1 = payload(1, 5 << 20);
         byte[] big3 = payload(3, 5 << 20);
@@ -254,7 +256,7 @@ class BlockCacheTest {
     @Test
     void closingStopsReadAheadAndLaterReadsFail() throws Exception {
         CountingInput input = CountingInput.of(bigRecords);
-        FileSystem fs = ContainerFileSystems.open(input, Map.of("blockSize", 64 << 10));
+        FileSystem fs = ContainerFileSystems.open(input, Map.of("blockCacheBlockSize", 64 << 10));
         Path big = fs.getPath("/msg02/rec01.ildg-binary-data");
         InputStream in = Files.newInputStream(big);
         in.readNBytes(64 << 10); // a stream: read-ahead queued
@@ -270,12 +272,12 @@ class BlockCacheTest {
     void settingsComeFromEnvAndAreChecked() {
         Map<String, Object> env = new HashMap<>();
         env.put("blockCacheBytes", "33554432");
-        env.put("blockSize", 1 << 16);
+        env.put("blockCacheBlockSize", 1 << 16);
         BlockCacheSettings s = BlockCacheSettings.of(new FormatOptions(env));
         assertThat(s.cacheBytes()).isEqualTo(32L << 20);
         assertThat(s.blockSize()).isEqualTo(64 << 10);
-        assertThatThrownBy(() -> BlockCacheSettings.of(new FormatOptions(Map.of("blockSize", 1000))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blockSize");
+        assertThatThrownBy(() -> BlockCacheSettings.of(new FormatOptions(Map.of("blockCacheBlockSize", 1000))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blockCacheBlockSize");
         assertThatThrownBy(() -> BlockCacheSettings.of(new FormatOptions(Map.of("blockCacheBytes", 1 << 20))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blockCacheBytes");
     }

@@ -23,6 +23,8 @@ public final class CountingInput implements ContainerInput {
         public final AtomicLong bytes = new AtomicLong();
         public final AtomicLong sizeCalls = new AtomicLong();
         public final AtomicLong readsAfterClose = new AtomicLong();
+        /** Bytes read by the block cache's read-ahead threads. */
+        public final AtomicLong bytesReadAhead = new AtomicLong();
         /** Every request as "position+length", for failure messages. */
         public final java.util.Queue<String> log = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
@@ -83,6 +85,9 @@ public final class CountingInput implements ContainerInput {
         int n = file.read(dst, position);
         if (n > 0) {
             counters.bytes.addAndGet(n);
+            if (Thread.currentThread().getName().startsWith("containerfs-fetch")) {
+                counters.bytesReadAhead.addAndGet(n);
+            }
         }
         return n;
     }

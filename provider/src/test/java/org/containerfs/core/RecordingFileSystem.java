@@ -181,53 +181,8 @@ final class RecordingFileSystem extends FileSystem {
         public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options,
                 FileAttribute<?>... attrs) throws IOException {
             calls.add((mutating(options) ? "open " : "open-read ") + path + " " + options);
-            SeekableByteChannel ch = java.nio.file.Files.newByteChannel(unwrap(path), options, attrs);
-            return new SeekableByteChannel() {
-                @Override
-                public int read(ByteBuffer dst) throws IOException {
-                    calls.add("read " + path);
-                    return ch.read(dst);
-                }
-
-                @Override
-                public int write(ByteBuffer src) throws IOException {
-                    calls.add("write " + path);
-                    return ch.write(src);
-                }
-
-                @Override
-                public long position() throws IOException {
-                    return ch.position();
-                }
-
-                @Override
-                public SeekableByteChannel position(long newPosition) throws IOException {
-                    ch.position(newPosition);
-                    return this;
-                }
-
-                @Override
-                public long size() throws IOException {
-                    return ch.size();
-                }
-
-                @Override
-                public SeekableByteChannel truncate(long size) throws IOException {
-                    calls.add("truncate " + path);
-                    ch.truncate(size);
-                    return this;
-                }
-
-                @Override
-                public boolean isOpen() {
-                    return ch.isOpen();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    ch.close();
-                }
-            };
+            // a FileChannel under the SeekableByteChannel type: callers that only get this see no FileChannel
+            return new RecordingChannel(path, FileChannel.open(unwrap(path), options, attrs));
         }
 
         @Override

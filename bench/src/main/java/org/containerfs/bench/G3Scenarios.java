@@ -39,7 +39,7 @@ final class G3Scenarios implements FormatScenarios {
     @Override
     public List<String> titles() {
         return List.of("7 G3 .g3.gz random key read", "7 G3 .g3.gz first open", "7 G3 .g3.gz reopen",
-                "7 G3 open uncompressed");
+                "7 G3 open uncompressed", "7 G3 open+list uncompressed");
     }
 
     @Override
@@ -53,9 +53,11 @@ final class G3Scenarios implements FormatScenarios {
         Context.log("  %s uncompressed, %s compressed, in %.1f s", mib(layout.bytes()), mib(Files.size(gz)),
                 (System.nanoTime() - t0) / 1e9);
         Row open = openUncompressed(context, plain, frames, layout.bytes());
+        Row list = openAndListUncompressed(context, plain, frames);
         Files.delete(plain);
         List<Row> rows = new ArrayList<>(compressed(context, gz, frames, layout));
         rows.add(open);
+        rows.add(list);
         return rows;
     }
 
@@ -239,6 +241,88 @@ final class G3Scenarios implements FormatScenarios {
             }
         }
         return Context.median(heap);
+    }
+
+    /**
+     * Scenario 3's measure for G3: open + list every name (the frame directories and their keys)
+     * against the raw part of an open, a walk over the frames' headers, key and blob lengths with a
+     * FileChannel (in 1 MiB windows, since frames of 10 KiB leave no bytes worth skipping).
+     */
+    private Row openAndListUncompressed(Context context, Path plain, int frames) throws Exception {
+        for (int i = 0; i < 5; i++) {
+            listNames(plain, frames);
+            rawFrameWalk(plain, frames);
+        }
+        Map<String, Context.Action> actions = new java.util.LinkedHashMap<>();
+        actions.put("containerfs", () -> listNames(plain, frames));
+        actions.put("raw", () -> rawFrameWalk(plain, frames));
+        Map<String, double[]> t = context.inProcess(actions);
+        double list = Context.median(t.get("containerfs"));
+        double raw = Context.median(t.get("raw"));
+        return new Row("7 G3: open + list every name of that .g3 (raw: frame walk with FileChannel)",
+                String.format("%s (%.2f µs/frame)", LimeScenarios.seconds(list), list * 1e6 / frames),
+                LimeScenarios.seconds(raw), String.format("%.2f", raw / list), "report", Row.Verdict.INFO);
+    }
+
+    private static void listNames(Path file, int frames) throws IOException {
+        int listed = 0;
+        try (FileSystem fs = ContainerFileSystems.open(file);
+                java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(fs.getPath("/"))) {
+            for (Path frame : dirs) {
+                try (java.nio.file.DirectoryStream<Path> keys = Files.newDirectoryStream(frame)) {
+                    for (Path key : keys) {
+                        listed += key.getFileName().toString().isEmpty() ? 0 : 1;
+                    }
+                }
+            }
+        }
+        if (listed < frames) {
+            throw new IllegalStateException(file + ": listed " + listed + " keys in " + frames + " frames");
+        }
+    }
+
+    /** The physical part of an open: every frame header, key length, key and blob length, and the CRC. */
+    private static void rawFrameWalk(Path file, int expected) throws IOException {
+        int count = 0;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            long size = ch.size();
+            java.nio.ByteBuffer w = java.nio.ByteBuffer.allocate(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            long ws = 0;
+            long pos = 0;
+            w.limit(0);
+            while (pos < size) {
+                long at = pos;
+                if (at - ws + 13 > w.limit()) {
+                    ws = fill(ch, w, at);
+                }
+                int n = w.getInt((int) (at - ws) + 5);
+                at += 13;
+                for (int e = 0; e < n; e++) {
+                    if (at - ws + 8 > w.limit()) {
+                        ws = fill(ch, w, at);
+                    }
+                    at += 8 + w.getLong((int) (at - ws));
+                    if (at - ws + 8 > w.limit()) {
+                        ws = fill(ch, w, at);
+                    }
+                    at += 8 + w.getLong((int) (at - ws));
+                }
+                pos = at + 4;
+                count++;
+            }
+        }
+        if (count != expected) {
+            throw new IllegalStateException(file + ": walked " + count + " frames, expected " + expected);
+        }
+    }
+
+    private static long fill(java.nio.channels.FileChannel ch, java.nio.ByteBuffer w, long from) throws IOException {
+        w.clear();
+        while (w.hasRemaining() && ch.read(w, from + w.position()) > 0) {
+            // fill what the file has
+        }
+        w.flip();
+        return from;
     }
 
     /** Checks the open found every frame and, for a .g3.gz, whether it saved or loaded the index. */

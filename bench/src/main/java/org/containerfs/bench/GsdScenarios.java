@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.nio.channels.FileChannel;
+import java.nio.file.SimpleFileVisitor;
 import org.containerfs.core.ContainerFileSystems;
 
 /**
@@ -56,7 +58,7 @@ final class GsdScenarios implements FormatScenarios {
 
     @Override
     public List<String> titles() {
-        return List.of("4 GSD random chunk reads vs python3-gsd");
+        return List.of("4 GSD random chunk reads vs python3-gsd", "4 GSD open+list");
     }
 
     @Override
@@ -103,12 +105,116 @@ final class GsdScenarios implements FormatScenarios {
         double ref = Context.median(python.stream().mapToDouble(Double::doubleValue).toArray());
         double ratio = Context.pairedRatio(python.stream().mapToDouble(Double::doubleValue).toArray(),
                 java.stream().mapToDouble(Double::doubleValue).toArray(), context.measurements());
-        return List.of(new Row(String.format(
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row(String.format(
                 "4 GSD: %,d random (frame, chunk) reads of a %,d-frame file, Files.readAllBytes vs python3-gsd read_chunk",
                 reads, frames), String.format("%.2f µs/read", cfs), String.format("%.2f µs/read", ref),
                 String.format("%.2f", ratio), ">= 1.0", Row.unlessNoisy(Row.atLeast(ratio, 1.0),
                         python.stream().mapToDouble(Double::doubleValue).toArray(),
                         java.stream().mapToDouble(Double::doubleValue).toArray(), context.measurements())));
+        rows.addAll(openAndList(context));
+        return rows;
+    }
+
+    /**
+     * Open + list of a file of 10^6 chunks (250,000 frames of 4), in scenario 3's style: every name of the
+     * tree through directory streams, then a walk with attributes, against the raw part of an open (the
+     * header and every 32-byte index slot read with a FileChannel in 1 MiB reads); and the heap the open
+     * file system retains per chunk.
+     */
+    private List<Row> openAndList(Context context) throws Exception {
+        int frames = (int) context.size(250_000, 25_000);
+        int chunks = frames * 4;
+        Path file = context.workDir().resolve("open-list.gsd");
+        Context.log("scenario 4: writing a GSD file of %,d chunks for open + list", chunks);
+        generate(file, frames);
+        for (int i = 0; i < 5; i++) {
+            listNames(file, chunks);
+            rawIndexWalk(file, chunks);
+        }
+        Map<String, Context.Action> actions = new java.util.LinkedHashMap<>();
+        actions.put("containerfs", () -> listNames(file, chunks));
+        actions.put("raw", () -> rawIndexWalk(file, chunks));
+        Map<String, double[]> t = context.inProcess(actions);
+        double list = Context.median(t.get("containerfs"));
+        double raw = Context.median(t.get("raw"));
+        double walk = Context.median(context.inProcess(Map.of("walk", () -> LimeScenarios.openAndWalk(file, chunks))).get("walk"));
+        double[] heap = new double[3];
+        for (int i = 0; i < heap.length; i++) {
+            long before = LimeScenarios.usedHeapAfterGc();
+            try (FileSystem fs = ContainerFileSystems.open(file)) {
+                Files.walkFileTree(fs.getPath("/"), new SimpleFileVisitor<>() {});
+                heap[i] = Math.max(0, LimeScenarios.usedHeapAfterGc() - before);
+            }
+        }
+        Files.delete(file);
+        String what = String.format("of a GSD file of %,d chunks in %,d frames", chunks, frames);
+        return List.of(
+                new Row("4 GSD: open + list every name " + what + " (raw: header and index slots read with FileChannel)",
+                        String.format("%s (%.2f µs/chunk)", LimeScenarios.seconds(list), list * 1e6 / chunks),
+                        LimeScenarios.seconds(raw), String.format("%.2f", raw / list), "report", Row.Verdict.INFO),
+                new Row("4 GSD: open + walk with attributes (Files.walkFileTree) " + what,
+                        String.format("%s (%.2f µs/chunk)", LimeScenarios.seconds(walk), walk * 1e6 / chunks),
+                        LimeScenarios.seconds(raw), String.format("%.2f", raw / walk), "report", Row.Verdict.INFO),
+                new Row("4 GSD: retained heap with that file open", String.format("%.1f bytes/chunk",
+                        Context.median(heap) / chunks), "", "", "report", Row.Verdict.INFO));
+    }
+
+    /**
+     * Every name of the tree through directory streams, as ls -R; counts the chunk files. The generated
+     * chunk names have two parts (configuration/step): frame, group and chunk are three levels.
+     */
+    private static void listNames(Path file, int expected) throws IOException {
+        long[] files = {0};
+        try (FileSystem fs = ContainerFileSystems.open(file)) {
+            listNames(fs.getPath("/"), 3, files);
+        }
+        if (files[0] != expected) {
+            throw new IllegalStateException(file + ": listed " + files[0] + " chunks, expected " + expected);
+        }
+    }
+
+    private static void listNames(Path dir, int levels, long[] files) throws IOException {
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                if (levels > 1) {
+                    listNames(p, levels - 1, files);
+                } else {
+                    files[0] += p.getFileName().toString().isEmpty() ? 0 : 1;
+                }
+            }
+        }
+    }
+
+    /** The physical part of an open: the header, then every index slot (32 bytes) in 1 MiB reads, up to the first empty one. */
+    private static void rawIndexWalk(Path file, int expected) throws IOException {
+        int count = 0;
+        try (FileChannel ch = FileChannel.open(file)) {
+            ByteBuffer header = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+            ch.read(header, 0);
+            long location = header.getLong(8);
+            long slots = header.getLong(16);
+            ByteBuffer window = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+            long done = 0;
+            scan:
+            while (done < slots) {
+                window.clear().limit((int) Math.min(window.capacity(), (slots - done) * 32));
+                while (window.hasRemaining() && ch.read(window, location + done * 32 + window.position()) > 0) {
+                    // fill the window
+                }
+                window.flip();
+                for (int at = 0; at + 32 <= window.limit(); at += 32) {
+                    if (window.getLong(at + 16) == 0) {
+                        break scan;
+                    }
+                    count++;
+                }
+                done += window.limit() / 32;
+            }
+        }
+        if (count != expected) {
+            throw new IllegalStateException(file + ": " + count + " index entries, expected " + expected);
+        }
     }
 
     private static List<String> rounded(List<Double> values) {

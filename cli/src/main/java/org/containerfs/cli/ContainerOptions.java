@@ -16,6 +16,7 @@ import org.containerfs.core.ContainerFileSystemProvider;
 import org.containerfs.core.ContainerFileSystems;
 import org.containerfs.spi.OpenProgress;
 import picocli.CommandLine.Model.CommandSpec;
+import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -55,28 +56,18 @@ final class ContainerOptions {
         return (Containerfs) command.root().userObject();
     }
 
-    /** Opens {@code container} read-only with whichever registered provider recognises it. */
+    /** Opens {@code container} (a file, or an {@code s3://bucket/key} object) read-only with the provider that recognises it. */
     FileSystem open(Path container) throws IOException {
+        if (S3Arguments.isS3(container)) {
+            return S3Arguments.open(container, env(container));
+        }
         if (!Files.exists(container)) {
             throw new NoSuchFileException(container.toString(), null, "no such container file");
         }
         if (Files.isDirectory(container)) {
             throw new CliException(container + ": is a directory, not a container file");
         }
-        Map<String, Object> map = new LinkedHashMap<>(env);
-        for (String writing : List.of("create", "accessMode")) {
-            if (map.containsKey(writing)) {
-                throw new CliException("--env " + writing + ": this command only reads; containers are opened read-only", 2);
-            }
-        }
-        if (strict) {
-            map.put("strict", "true");
-        }
-        // the first open of a big container (a .g3.gz's index build) reads it whole: say how far it got
-        // (only when the line is shown: the listener is called for every read of the opening scan)
-        if (showProgress()) {
-            map.put(OpenProgress.ENV_KEY, progress("indexing " + container.getFileName(), -1));
-        }
+        Map<String, Object> map = env(container);
         // The container formats are asked first: FileSystems.newFileSystem alone would let the JDK's zip
         // provider (which comes before class-path providers) claim a container named *.zip or *.jar.
         for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
@@ -102,6 +93,9 @@ final class ContainerOptions {
      * directly, never through {@code FileSystems.newFileSystem}, whose zip provider would make a zip file.
      */
     FileSystem openForAppending(Path container, String format) throws IOException {
+        if (S3Arguments.isS3(container)) {
+            throw S3Arguments.refusal(container, "appending to " + S3Arguments.display(container));
+        }
         if (Files.isDirectory(container)) {
             throw new CliException(container + ": is a directory, not a container file");
         }
@@ -124,6 +118,31 @@ final class ContainerOptions {
     /** The env map of a writing command: the --env options and --strict. */
     Map<String, Object> writeEnv() {
         Map<String, Object> map = new LinkedHashMap<>(env);
+        if (strict) {
+            map.put("strict", "true");
+        }
+        return map;
+    }
+
+    /** The container as messages show it: the path as given, or {@code s3://bucket/key}. */
+    static String name(Path container) {
+        return S3Arguments.isS3(container) ? S3Arguments.display(container) : container.toString();
+    }
+
+    /** The env of a read-only open: --env pairs and --strict; a writing option is a usage error. */
+    private Map<String, Object> env(Path container) {
+        Map<String, Object> map = new LinkedHashMap<>(env);
+        for (String writing : List.of("create", "accessMode")) {
+            if (map.containsKey(writing)) {
+                throw new CliException("--env " + writing + ": this command only reads; containers are opened read-only"
+                        + (S3Arguments.isS3(container) ? " (and objects in S3 are never written to)" : ""), 2);
+            }
+        }
+        // the first open of a big container (a .g3.gz's index build) reads it whole: say how far it got
+        // (only when the line is shown: the listener is called for every read of the opening scan)
+        if (showProgress()) {
+            map.put(OpenProgress.ENV_KEY, progress("indexing " + name(container), -1));
+        }
         if (strict) {
             map.put("strict", "true");
         }

@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,6 +56,9 @@ final class CpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (S3Arguments.isS3(destination)) {
+            throw S3Arguments.refusal(destination, "copying into an object store");
+        }
         try (FileSystem fs = options.open(container)) {
             Path source = ContainerOptions.entry(fs, path);
             boolean directory = Files.readAttributes(source, BasicFileAttributes.class).isDirectory();

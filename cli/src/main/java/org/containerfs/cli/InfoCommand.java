@@ -49,7 +49,7 @@ final class InfoCommand implements Callable<Integer> {
                 return 0;
             }
             Map<String, String> lines = new LinkedHashMap<>();
-            lines.put("container", container.toString());
+            lines.put("container", ContainerOptions.name(container));
             lines.put("format", ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme());
             Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
             Object damage = attributes.get("damage");

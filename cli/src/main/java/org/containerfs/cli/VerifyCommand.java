@@ -71,8 +71,8 @@ final class VerifyCommand implements Callable<Integer> {
                 out.println(Json.of(JsonReports.verify(container, formatName, 0, 0, 0, jsonFailures, null, null)));
                 return 1;
             }
-            out.println("FAIL " + Errors.safe(container.toString()) + ": " + Errors.describe(e));
-            out.println(container + ": cannot be opened: DAMAGED");
+            out.println("FAIL " + Errors.safe(ContainerOptions.name(container)) + ": " + Errors.describe(e));
+            out.println(ContainerOptions.name(container) + ": cannot be opened: DAMAGED");
             return 1;
         }
         try (fs) {
@@ -114,7 +114,7 @@ final class VerifyCommand implements Callable<Integer> {
                     rootDamage, uncommittedTail)));
             return failures == 0 ? 0 : 1;
         }
-        out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(container.toString()),
+        out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(ContainerOptions.name(container)),
                 directories, files, bytes, failures, failures == 1 ? "failure" : "failures", failures == 0 ? "OK" : "DAMAGED");
         return failures == 0 ? 0 : 1;
     }

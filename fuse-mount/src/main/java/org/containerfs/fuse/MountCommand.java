@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.containerfs.spi.OpenProgress;
+import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -111,12 +112,17 @@ public final class MountCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        boolean remote = S3Arguments.isS3(container);
+        if (remote && readWrite) {
+            err.println("containerfs mount: " + S3Arguments.refusal(container, "a read-write mount").getMessage());
+            return 1;
+        }
         String unavailable = LibFuse.unavailableReason();
         if (unavailable != null) {
             err.println("containerfs mount: FUSE is not available: " + unavailable);
             return 2;
         }
-        if (!Files.isRegularFile(container)) {
+        if (!remote && !Files.isRegularFile(container)) {
             err.println("containerfs mount: " + container + " is not a file");
             return 1;
         }
@@ -132,12 +138,12 @@ public final class MountCommand implements Callable<Integer> {
         try {
             fs = openContainer(container, readWrite, format, sync, openProgress);
         } catch (IOException | RuntimeException e) {
-            err.println("containerfs mount: cannot open " + container + ": " + e.getMessage());
+            err.println("containerfs mount: cannot open " + containerName() + ": " + e.getMessage());
             return 1;
         }
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
-                MountSettings.currentGid(), cacheTimeout, container.toAbsolutePath().normalize().toString(), options,
+                MountSettings.currentGid(), cacheTimeout, containerName(), options,
                 verbose, debug, readAheadKb);
         FuseSession session;
         try {
@@ -168,7 +174,7 @@ public final class MountCommand implements Callable<Integer> {
             }
         }, "containerfs-unmount");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("containerfs: mounted " + container + " (" + fs.provider().getScheme() + ", " + mode + ") at "
+        out.println("containerfs: mounted " + containerName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
                 + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
         out.flush();
         session.awaitEnd();
@@ -223,7 +229,13 @@ public final class MountCommand implements Callable<Integer> {
         }
     }
 
-    /** Opens a container with whichever installed provider recognizes it. */
+    /** The container as shown in messages and /proc/mounts: an absolute path, or s3://bucket/key. */
+    private String containerName() {
+        return S3Arguments.isS3(container) ? S3Arguments.display(container)
+                : container.toAbsolutePath().normalize().toString();
+    }
+
+    /** Opens a container (a file, or an s3://bucket/key object read-only) with the provider that recognizes it. */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync)
             throws IOException {
         return openContainer(container, readWrite, format, sync, null);
@@ -232,6 +244,19 @@ public final class MountCommand implements Callable<Integer> {
     /** As {@link #openContainer(Path, boolean, String, boolean)}, telling {@code progress} (if not null) how far the scan got. */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync,
             OpenProgress progress) throws IOException {
+        if (S3Arguments.isS3(container)) {
+            if (readWrite) {
+                throw S3Arguments.refusal(container, "a read-write mount");
+            }
+            Map<String, Object> s3Env = new HashMap<>();
+            if (format != null) {
+                s3Env.put("format", format);
+            }
+            if (progress != null) {
+                s3Env.put(OpenProgress.ENV_KEY, progress);
+            }
+            return S3Arguments.open(container, s3Env);
+        }
         Map<String, Object> env = new HashMap<>();
         if (progress != null) {
             env.put(OpenProgress.ENV_KEY, progress);
@@ -266,7 +291,7 @@ public final class MountCommand implements Callable<Integer> {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(FuseMain.class.getName());
         cmd.add("mount");
-        cmd.add(container.toAbsolutePath().normalize().toString());
+        cmd.add(containerName());
         cmd.add(mp.toString());
         if (readWrite) {
             cmd.add("--rw");
@@ -299,7 +324,7 @@ public final class MountCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             if (FuseSession.isMounted(mp) && logSaysMounted(log, logStart, mp)) {
-                out.println("containerfs: mounted " + container + " at " + mp + " in the background (pid " + child.pid()
+                out.println("containerfs: mounted " + containerName() + " at " + mp + " in the background (pid " + child.pid()
                         + ", log " + log + "); unmount with: containerfs umount " + mp);
                 return 0;
             }

@@ -335,7 +335,8 @@ public final class ContainerPath implements Path {
     public String toString() {
         String s = string;
         if (s == null) {
-            s = (absolute ? "/" : "") + String.join("/", names);
+            // a file name (getFileName().toString() of every listed entry) is its one name as it is
+            s = !absolute && names.length == 1 ? names[0] : (absolute ? "/" : "") + String.join("/", names);
             string = s;
         }
         return s;

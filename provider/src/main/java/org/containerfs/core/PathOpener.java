@@ -215,16 +215,23 @@ final class PathOpener {
     /** The format's scan (or creation) of the container: where a persisted index would be loaded and saved. */
     static Container openContainer(ContainerFormat format, ContainerSource source, boolean create) throws IOException {
         OpenProgress progress = OpenProgress.in(source.options().asMap());
-        if (progress == null) {
-            return create ? format.create(source) : format.open(source);
-        }
         ContainerChannel channel = source.channel();
-        channel.observeReads(new ScanProgress(progress, channel.size()));
+        if (progress != null) {
+            channel.observeReads(new ScanProgress(progress, channel.size()));
+        }
         try {
-            return create ? format.create(source) : format.open(source);
+            if (create) {
+                return format.create(source);
+            }
+            if (source.writable()) {
+                return format.open(source); // a writer changes the index as it appends: no cache
+            }
+            return IndexCache.open(format, source, IndexCache.observer(source));
         } finally {
-            channel.observeReads(null);
-            progress.finished();
+            if (progress != null) {
+                channel.observeReads(null);
+                progress.finished();
+            }
         }
     }
 

@@ -7,7 +7,6 @@ import java.nio.file.FileSystemException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -41,13 +40,7 @@ final class ReadOperations {
         ContainerFileSystem fs = path.getFileSystem();
         fs.refreshIfGrown();
         Node node = fs.lookupDirectory(path);
-        List<String> names = fs.read(() -> {
-            List<String> out = new ArrayList<>();
-            for (Node child : node.children()) {
-                out.add(child.name());
-            }
-            return out;
-        });
+        List<String> names = fs.read(node::childNames);
         return new DirectoryStream<>() {
             private boolean iterated;
             private boolean closed;

@@ -53,6 +53,80 @@ final class G3Container implements Container {
         index.trim();
     }
 
+    private G3Container(ContainerSource source, G3Index index, GzipIndex gzip) {
+        this.source = source;
+        this.index = index;
+        this.verify = source.options().getBoolean("verify", true);
+        this.gzip = gzip;
+        this.data = gzip != null ? gzip : new PlainData(source.channel());
+    }
+
+    private static final int PLAIN = 0;
+    private static final int GZIP = 1;
+
+    /**
+     * The index cache snapshot: the frame index as a {@code .zidx} holds it, and for a .g3.gz the
+     * restart points first. Null while a writer's frame is staged (never: writable opens skip the cache).
+     */
+    @Override
+    public byte[] exportIndex() throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(gzip != null ? GZIP : PLAIN);
+            if (gzip != null) {
+                out.writeLong(gzip.span());
+                IndexStore.writeGzip(out, gzip);
+            }
+            IndexStore.writeFrames(out, index);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * From a snapshot of the first {@code covered} bytes; a plain file then scans the frames appended
+     * since. A .g3.gz that changed at all, or a snapshot made with another restart span, cannot serve (null).
+     */
+    static G3Container fromSnapshot(ContainerSource source, ByteBuffer snapshot, long covered) throws IOException {
+        byte[] raw = new byte[snapshot.remaining()];
+        snapshot.get(raw);
+        java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(raw));
+        int kind = in.readByte();
+        boolean isGzip = G3Format.isGzip(source.channel());
+        if (kind != (isGzip ? GZIP : PLAIN)) {
+            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", 0,
+                    "the index of a " + (isGzip ? "gzip-compressed" : "plain") + " G3 file");
+        }
+        if (isGzip && source.channel().size() != covered) {
+            return null;
+        }
+        G3Index index = new G3Index(source.name());
+        GzipIndex gz = null;
+        if (isGzip) {
+            gz = GzipIndex.open(source, index, in.readLong());
+            if (gz == null) {
+                return null;
+            }
+            IndexStore.readGzip(in, raw.length, gz, covered);
+            IndexStore.readFrames(in, raw.length, index, gz.streamSize());
+            gz.loadedFrom("the index cache");
+        } else {
+            IndexStore.readFrames(in, raw.length, index, covered);
+        }
+        if (in.read() != -1) {
+            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", raw.length,
+                    "the end of the snapshot");
+        }
+        if (source.strict() && index.damage() != null) {
+            return null; // the scan reports it as a strict open must
+        }
+        G3Container c = new G3Container(source, index, gz);
+        if (source.channel().size() != covered) {
+            c.refresh(); // frames appended since the snapshot
+        }
+        index.trim();
+        return c;
+    }
+
     G3Index index() {
         return index;
     }

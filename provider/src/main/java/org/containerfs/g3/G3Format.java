@@ -86,6 +86,11 @@ public final class G3Format implements ContainerFormat {
         return new G3Container(source);
     }
 
+    @Override
+    public Container openFromIndex(ContainerSource source, ByteBuffer snapshot, long snapshotSize) throws IOException {
+        return G3Container.fromSnapshot(source, snapshot, snapshotSize);
+    }
+
     /** A new container is an empty file; a new .gz is refused, since frames could never be appended to it. */
     @Override
     public Container create(ContainerSource source) throws IOException {

@@ -6,10 +6,8 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.TruncatedDataException;
 import org.containerfs.spi.UnsupportedVersionException;
@@ -49,6 +47,11 @@ final class G3Index {
     // interned keys
     private final List<byte[]> keys = new ArrayList<>();
     private final Map<ByteKey, Integer> keyIds = new HashMap<>();
+
+    /** Per key id, the frame number + 1 where it was last seen (duplicate keys in a frame). */
+    private int[] seenInFrame = new int[16];
+    /** The stream length the running scan reads up to, or -1 (gzip): predicts array sizes. */
+    private long scanEnd = -1;
 
     // where the next frame starts, and what follows the last complete frame
     private long nextFrame;
@@ -180,6 +183,10 @@ final class G3Index {
         byte[] eight = new byte[8];
         List<byte[]> pendingKeys = new ArrayList<>();
         long[] pendingBlob = new long[32];
+        int[] pendingIds = new int[16];
+        byte[] scratch = new byte[256];
+        long total = in.remaining() >= 0 ? in.position() + in.remaining() : -1;
+        scanEnd = total;
         boolean checkCrc = in.skipReadsData();
         byte[] crcBuffer = checkCrc ? new byte[64 * 1024] : null;
         while (true) {
@@ -240,7 +247,29 @@ final class G3Index {
                     truncated = in.remaining() >= 0 && Long.compareUnsigned(keyLength, in.remaining()) > 0;
                     break;
                 }
-                byte[] key = readKey(in, (int) keyLength);
+                if (pendingIds.length <= i) {
+                    pendingIds = Arrays.copyOf(pendingIds, pendingIds.length * 2);
+                }
+                // Frames repeat the previous frame's keys in the same order: a key equal to the one at
+                // the same place there is that key (no array, no hash look-up); else it is read whole.
+                int predicted = predictedKey(i);
+                byte[] key;
+                if (keyLength <= scratch.length && predicted >= 0) {
+                    key = in.read(scratch, 0, (int) keyLength) == keyLength ? scratch : null;
+                    if (key != null) {
+                        byte[] known = keys.get(predicted);
+                        if (Arrays.equals(scratch, 0, (int) keyLength, known, 0, known.length)) {
+                            key = known;
+                            pendingIds[i] = predicted;
+                        } else {
+                            key = Arrays.copyOf(scratch, (int) keyLength);
+                            pendingIds[i] = -1;
+                        }
+                    }
+                } else {
+                    key = readKey(in, (int) keyLength);
+                    pendingIds[i] = -1;
+                }
                 if (key == null) {
                     problem = "key " + i + " (" + keyLength + " bytes) of the frame at byte " + start;
                     truncated = true;
@@ -284,7 +313,7 @@ final class G3Index {
                 return;
             }
             int crc = ByteBuffer.wrap(eight, 0, 4).order(order).getInt();
-            addFrame(start, in.position() - start, type, crc, order == ByteOrder.BIG_ENDIAN, pendingKeys, pendingBlob);
+            addFrame(start, in.position() - start, type, crc, order == ByteOrder.BIG_ENDIAN, pendingKeys, pendingBlob, pendingIds);
             if (checkCrc) {
                 setCrc(frames - 1, scanCrc);
             }
@@ -358,8 +387,33 @@ final class G3Index {
 
     /** Adds a complete frame; duplicates of a key inside the frame are flagged, the first one wins. */
     void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys, long[] blobs) {
+        addFrame(offset, length, type, crc, bigEndian, frameKeys, blobs, null);
+    }
+
+    /** The id of the key at place {@code i} of the last frame, or -1: the key a frame's i-th entry most likely has. */
+    private int predictedKey(int i) {
+        if (frames == 0) {
+            return -1;
+        }
+        int e = frameFirstEntry[frames - 1] + i;
+        return e < frameFirstEntry[frames] ? entryKey[e] : -1;
+    }
+
+    /** An array length for {@code needed} items that grows once to what the stream's size predicts, not by doubling. */
+    private int grown(int current, long needed, long streamPosition) {
+        long doubled = Math.max(needed, current * 2L);
+        if (scanEnd > 0 && streamPosition > 0 && streamPosition < scanEnd) {
+            long predicted = (long) ((double) needed / streamPosition * scanEnd) + 64;
+            doubled = Math.max(doubled, Math.min(predicted, current * 16L));
+        }
+        return (int) Math.min(doubled, Integer.MAX_VALUE - 16);
+    }
+
+    /** As above; {@code knownIds[i] >= 0} is the interned id of key i, found by the scan already. */
+    private void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys,
+            long[] blobs, int[] knownIds) {
         if (frames == frameOffset.length) {
-            int cap = frames * 2;
+            int cap = grown(frames, frames + 1L, offset);
             frameOffset = Arrays.copyOf(frameOffset, cap);
             frameLength = Arrays.copyOf(frameLength, cap);
             frameType = Arrays.copyOf(frameType, cap);
@@ -373,20 +427,24 @@ final class G3Index {
         }
         int n = frameKeys.size();
         if (entries + n > entryKey.length) {
-            int cap = Math.max(entries + n, entryKey.length * 2);
+            int cap = grown(entryKey.length, (long) entries + n, offset);
             entryKey = Arrays.copyOf(entryKey, cap);
             blobOffset = Arrays.copyOf(blobOffset, cap);
             blobLength = Arrays.copyOf(blobLength, cap);
             entryDuplicate = Arrays.copyOf(entryDuplicate, cap);
         }
-        Set<Integer> seen = n > 1 ? new HashSet<>() : null;
         for (int i = 0; i < n; i++) {
-            int id = intern(frameKeys.get(i));
+            int id = knownIds != null && knownIds[i] >= 0 ? knownIds[i] : intern(frameKeys.get(i));
             int e = entries + i;
             entryKey[e] = id;
             blobOffset[e] = blobs[2 * i];
             blobLength[e] = blobs[2 * i + 1];
-            entryDuplicate[e] = (byte) (seen != null && !seen.add(id) ? 1 : 0);
+            // a key met before in this frame: marks hold the frame number + 1 where each key id was last seen
+            if (seenInFrame.length <= id) {
+                seenInFrame = Arrays.copyOf(seenInFrame, Math.max(id + 1, seenInFrame.length * 2));
+            }
+            entryDuplicate[e] = (byte) (seenInFrame[id] == frames + 1 ? 1 : 0);
+            seenInFrame[id] = frames + 1;
         }
         frameOffset[frames] = offset;
         frameLength[frames] = length;
@@ -437,8 +495,38 @@ final class G3Index {
         damage = what;
     }
 
+    /**
+     * What contradicts a scan's invariants, or null; checked before a persisted index is trusted, whose
+     * offsets decide which bytes a read returns. Frames follow each other from byte 0, each at least a
+     * header and a CRC long, their blobs inside them in order, and the last frame plus the tail end the
+     * stream of {@code streamEnd} bytes.
+     */
+    String structureProblem(long streamEnd) {
+        long pos = 0;
+        for (int f = 0; f < frames; f++) {
+            long end = frameOffset[f] + frameLength[f];
+            if (frameOffset[f] != pos || frameLength[f] < HEADER + 4 || end < 0 || end > streamEnd) {
+                return "frame " + f + " at byte " + frameOffset[f] + " of " + frameLength[f] + " bytes (expected byte " + pos + ")";
+            }
+            long blobPos = frameOffset[f] + HEADER;
+            for (int e = frameFirstEntry[f]; e < frameFirstEntry[f + 1]; e++) {
+                long blobEnd = blobOffset[e] + blobLength[e];
+                if (blobOffset[e] < blobPos + MIN_ENTRY || blobLength[e] < 0 || blobEnd < 0 || blobEnd > end - 4) {
+                    return "entry " + e + " of frame " + f + ": a blob at byte " + blobOffset[e] + " of " + blobLength[e] + " bytes";
+                }
+                blobPos = blobEnd;
+            }
+            pos = end;
+        }
+        if (tailLength < 0 || pos + tailLength != streamEnd || (tailLength == 0) != (damage == null)) {
+            return "a tail of " + tailLength + " bytes after byte " + pos + " in a stream of " + streamEnd + " bytes";
+        }
+        return null;
+    }
+
     /** Forgets everything (a persisted index that failed to load half-way). */
     void clear() {
+        seenInFrame = new int[16];
         frames = 0;
         entries = 0;
         frameFirstEntry[0] = 0;
@@ -452,6 +540,9 @@ final class G3Index {
 
     /** Drops growth slack once a scan is done, so the retained heap is what the frames need. */
     void trim() {
+        if (frameOffset.length - frames <= 64 + frames / 64 && entryKey.length - entries <= 64 + entries / 64) {
+            return; // grown to the predicted size: a copy would cost more than the little slack it frees
+        }
         int f = Math.max(frames, 1);
         frameOffset = Arrays.copyOf(frameOffset, f);
         frameLength = Arrays.copyOf(frameLength, f);

@@ -80,6 +80,19 @@ final class GzipIndex implements G3Data {
         return gz;
     }
 
+    /**
+     * An empty index for a snapshot of the index cache made with restart span {@code span}, or null
+     * if this open asks for another span (its points would be spaced otherwise).
+     */
+    static GzipIndex open(ContainerSource source, G3Index index, long span) {
+        long wanted = source.options().getLong("gzipSpan", DEFAULT_SPAN);
+        return span == wanted ? new GzipIndex(source.channel(), source.name(), span) : null;
+    }
+
+    void loadedFrom(String where) {
+        persisted = "loaded from " + where;
+    }
+
     private void scan(ContainerSource source, G3Index index) throws IOException {
         JavaInflater.Points collect = new JavaInflater.Points() {
             @Override

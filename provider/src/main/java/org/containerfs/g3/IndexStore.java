@@ -73,74 +73,137 @@ final class IndexStore {
             if (in.readLong() != MAGIC || in.readLong() != size || in.readLong() != mtime || in.readLong() != gz.span()) {
                 return false;
             }
-            long streamSize = in.readLong();
-            String damage = in.readBoolean() ? in.readUTF() : null;
-            int members = count(in, limit);
-            for (int m = 0; m < members; m++) {
-                long offset = in.readLong();
-                gz.addMember(offset, in.readInt());
-            }
-            int points = count(in, limit);
-            for (int p = 0; p < points; p++) {
-                long out = in.readLong();
-                long bit = in.readLong();
-                int member = in.readInt();
-                byte[] window = new byte[count(in, Math.min(limit, JavaInflater.WINDOW))];
-                in.readFully(window);
-                gz.addPoint(member, bit, out, window);
-            }
-            gz.restore(streamSize, damage, size);
-            List<byte[]> keys = new ArrayList<>();
-            int keyCount = count(in, limit);
-            for (int k = 0; k < keyCount; k++) {
-                byte[] key = new byte[count(in, limit)];
-                in.readFully(key);
-                keys.add(key);
-            }
-            int frames = count(in, limit);
-            List<byte[]> frameKeys = new ArrayList<>();
-            long[] blobs = new long[32];
-            for (int f = 0; f < frames; f++) {
-                long offset = in.readLong();
-                long length = in.readLong();
-                int type = in.readInt();
-                int crc = in.readInt();
-                boolean big = in.readBoolean();
-                int n = count(in, limit);
-                frameKeys.clear();
-                if (blobs.length < 2 * n) {
-                    blobs = new long[2 * n];
-                }
-                for (int e = 0; e < n; e++) {
-                    int id = in.readInt();
-                    if (id < 0 || id >= keys.size()) {
-                        throw new IOException("bad key id " + id);
-                    }
-                    frameKeys.add(keys.get(id));
-                    blobs[2 * e] = in.readLong();
-                    blobs[2 * e + 1] = in.readLong();
-                }
-                int state = in.readByte();
-                int computed = in.readInt();
-                index.addFrame(offset, length, type, crc, big, frameKeys, blobs);
-                if (state != 0) {
-                    index.setCrc(f, computed);
-                }
-            }
-            long tailLength = in.readLong();
-            boolean truncated = in.readBoolean();
-            String indexDamage = in.readBoolean() ? in.readUTF() : null;
+            readGzip(in, limit, gz, size);
+            readFrames(in, limit, index, gz.streamSize());
             int computedSum = (int) checked.getChecksum().getValue();
             if (in.readInt() != computedSum || in.read() != -1) {
                 throw new IOException("checksum mismatch in " + path);
             }
-            index.restoreTail(tailLength, truncated, indexDamage);
             return true;
         } catch (IOException | RuntimeException e) {
             index.clear();
             gz.clear();
             return false;
         }
+    }
+
+    /** Members and restart points (with their windows), checked against the compressed file's size. */
+    static void readGzip(DataInputStream in, long limit, GzipIndex gz, long fileSize) throws IOException {
+        long streamSize = in.readLong();
+        String damage = in.readBoolean() ? in.readUTF() : null;
+        int members = count(in, limit);
+        for (int m = 0; m < members; m++) {
+            long offset = in.readLong();
+            gz.addMember(offset, in.readInt());
+        }
+        int points = count(in, limit);
+        for (int p = 0; p < points; p++) {
+            long out = in.readLong();
+            long bit = in.readLong();
+            int member = in.readInt();
+            byte[] window = new byte[count(in, Math.min(limit, JavaInflater.WINDOW))];
+            in.readFully(window);
+            gz.addPoint(member, bit, out, window);
+        }
+        gz.restore(streamSize, damage, fileSize);
+    }
+
+    static void writeGzip(DataOutputStream out, GzipIndex gz) throws IOException {
+        out.writeLong(gz.streamSize());
+        writeNullable(out, gz.gzipDamage());
+        out.writeInt(gz.members());
+        for (int m = 0; m < gz.members(); m++) {
+            out.writeLong(gz.memberOffset(m));
+            out.writeInt(gz.memberPoint(m));
+        }
+        out.writeInt(gz.points());
+        for (int p = 0; p < gz.points(); p++) {
+            out.writeLong(gz.pointOut(p));
+            out.writeLong(gz.pointBit(p));
+            out.writeInt(gz.pointMember(p));
+            out.writeInt(gz.pointWindow(p).length);
+            out.write(gz.pointWindow(p));
+        }
+    }
+
+    /**
+     * Interned keys, frames with their entries and what follows the last frame, checked against the
+     * (decompressed) stream's length {@code streamEnd} before anything is trusted.
+     */
+    static void readFrames(DataInputStream in, long limit, G3Index index, long streamEnd) throws IOException {
+        List<byte[]> keys = new ArrayList<>();
+        int keyCount = count(in, limit);
+        for (int k = 0; k < keyCount; k++) {
+            byte[] key = new byte[count(in, Math.min(limit, G3Index.MAX_KEY_BYTES))];
+            in.readFully(key);
+            keys.add(key);
+        }
+        int frames = count(in, limit);
+        List<byte[]> frameKeys = new ArrayList<>();
+        long[] blobs = new long[32];
+        for (int f = 0; f < frames; f++) {
+            long offset = in.readLong();
+            long length = in.readLong();
+            int type = in.readInt();
+            int crc = in.readInt();
+            boolean big = in.readBoolean();
+            int n = count(in, limit);
+            frameKeys.clear();
+            if (blobs.length < 2 * n) {
+                blobs = new long[2 * n];
+            }
+            for (int e = 0; e < n; e++) {
+                int id = in.readInt();
+                if (id < 0 || id >= keys.size()) {
+                    throw new IOException("bad key id " + id);
+                }
+                frameKeys.add(keys.get(id));
+                blobs[2 * e] = in.readLong();
+                blobs[2 * e + 1] = in.readLong();
+            }
+            int state = in.readByte();
+            int computed = in.readInt();
+            index.addFrame(offset, length, type, crc, big, frameKeys, blobs);
+            if (state != 0) {
+                index.setCrc(f, computed);
+            }
+        }
+        long tailLength = in.readLong();
+        boolean truncated = in.readBoolean();
+        String indexDamage = in.readBoolean() ? in.readUTF() : null;
+        index.restoreTail(tailLength, truncated, indexDamage);
+        String problem = index.structureProblem(streamEnd);
+        if (problem != null) {
+            throw new IOException("inconsistent frame index: " + problem);
+        }
+    }
+
+    static void writeFrames(DataOutputStream out, G3Index index) throws IOException {
+        out.writeInt(index.keyCount());
+        for (int k = 0; k < index.keyCount(); k++) {
+            byte[] key = index.keyById(k);
+            out.writeInt(key.length);
+            out.write(key);
+        }
+        out.writeInt(index.frames());
+        for (int f = 0; f < index.frames(); f++) {
+            out.writeLong(index.frameOffset(f));
+            out.writeLong(index.frameLength(f));
+            out.writeInt(index.frameType(f));
+            out.writeInt(index.crcStored(f));
+            out.writeBoolean(index.bigEndian(f));
+            out.writeInt(index.endEntry(f) - index.firstEntry(f));
+            for (int e = index.firstEntry(f); e < index.endEntry(f); e++) {
+                out.writeInt(index.keyId(e));
+                out.writeLong(index.blobOffset(e));
+                out.writeLong(index.blobLength(e));
+            }
+            out.writeByte(index.crcState(f));
+            out.writeInt(index.crcComputed(f));
+        }
+        out.writeLong(index.tailLength());
+        out.writeBoolean(index.tailTruncated());
+        writeNullable(out, index.damage());
     }
 
     private static int count(DataInputStream in, long limit) throws IOException {
@@ -161,46 +224,8 @@ final class IndexStore {
                 out.writeLong(size);
                 out.writeLong(mtime);
                 out.writeLong(gz.span());
-                out.writeLong(gz.streamSize());
-                writeNullable(out, gz.gzipDamage());
-                out.writeInt(gz.members());
-                for (int m = 0; m < gz.members(); m++) {
-                    out.writeLong(gz.memberOffset(m));
-                    out.writeInt(gz.memberPoint(m));
-                }
-                out.writeInt(gz.points());
-                for (int p = 0; p < gz.points(); p++) {
-                    out.writeLong(gz.pointOut(p));
-                    out.writeLong(gz.pointBit(p));
-                    out.writeInt(gz.pointMember(p));
-                    out.writeInt(gz.pointWindow(p).length);
-                    out.write(gz.pointWindow(p));
-                }
-                out.writeInt(index.keyCount());
-                for (int k = 0; k < index.keyCount(); k++) {
-                    byte[] key = index.keyById(k);
-                    out.writeInt(key.length);
-                    out.write(key);
-                }
-                out.writeInt(index.frames());
-                for (int f = 0; f < index.frames(); f++) {
-                    out.writeLong(index.frameOffset(f));
-                    out.writeLong(index.frameLength(f));
-                    out.writeInt(index.frameType(f));
-                    out.writeInt(index.crcStored(f));
-                    out.writeBoolean(index.bigEndian(f));
-                    out.writeInt(index.endEntry(f) - index.firstEntry(f));
-                    for (int e = index.firstEntry(f); e < index.endEntry(f); e++) {
-                        out.writeInt(index.keyId(e));
-                        out.writeLong(index.blobOffset(e));
-                        out.writeLong(index.blobLength(e));
-                    }
-                    out.writeByte(index.crcState(f));
-                    out.writeInt(index.crcComputed(f));
-                }
-                out.writeLong(index.tailLength());
-                out.writeBoolean(index.tailTruncated());
-                writeNullable(out, index.damage());
+                writeGzip(out, gz);
+                writeFrames(out, index);
                 out.writeInt((int) checked.getChecksum().getValue());
             }
             Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

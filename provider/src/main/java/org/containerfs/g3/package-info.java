@@ -13,7 +13,9 @@
  *       {@code gzipScan} says which ran ({@code native}, {@code java (why)}, empty when the index was loaded).</li>
  *   <li>{@code gzipIndex=true}: persist the frame index and restart points beside the file
  *       ({@code <name>.zidx}); {@code gzipIndexDir=<dir>} puts it in that directory instead. Reused only while
- *       the container's size and modification time are unchanged.</li>
+ *       the container's size and modification time are unchanged. The core's persisted index cache
+ *       (env {@code indexCache}) keeps the same index without these options and never beside the
+ *       container; an existing {@code .zidx} is still read when they are given.</li>
  *   <li>{@code maxFrameBytes} (default 2^31-1): a .g3.gz frame declaring more is treated as damage instead of
  *       being inflated (gzip-bomb bound for the opening scan).</li>
  *   <li>{@code sync} (default false): fsync after each appended frame.</li>

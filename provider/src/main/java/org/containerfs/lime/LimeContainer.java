@@ -38,6 +38,29 @@ final class LimeContainer implements Container {
         index.trim();
     }
 
+    private LimeContainer(ContainerSource source, LimeIndex index) {
+        this.source = source;
+        this.index = index;
+    }
+
+    /** From an index snapshot of the first {@code covered} bytes, then a scan of what follows; null if it cannot serve. */
+    static LimeContainer fromSnapshot(ContainerSource source, ByteBuffer snapshot, long covered) throws IOException {
+        LimeIndex index = new LimeIndex(source.name());
+        if (!index.importSnapshot(snapshot, covered, source.strict())) {
+            return null;
+        }
+        if (source.channel().size() != covered) {
+            index.scan(source.channel(), source.strict()); // records appended since the snapshot
+        }
+        index.trim();
+        return new LimeContainer(source, index);
+    }
+
+    @Override
+    public byte[] exportIndex() {
+        return index.exportSnapshot();
+    }
+
     LimeIndex index() {
         return index;
     }
@@ -110,7 +133,29 @@ final class LimeContainer implements Container {
     }
 
     String recordName(int record, int positionInMessage) {
-        String prefix = Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH);
+        EncodedType type = encodedType(record);
+        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
+        if (!type.fitsAnyPrefix()) {
+            return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
+        }
+        return type.latin1 != null ? Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.latin1)
+                : Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
+    }
+
+    /**
+     * Whether {@code name}, whose first {@code prefixEnd} characters are already known to be this
+     * record's canonical {@code recNN}, is the record's name: compared in place, since every lookup
+     * (a walk asks one per file) would otherwise make the name to compare with.
+     */
+    boolean isRecordName(int record, int positionInMessage, String name, int prefixEnd) {
+        EncodedType type = encodedType(record);
+        if (!type.fitsAnyPrefix()) {
+            return recordName(record, positionInMessage).equals(name);
+        }
+        return name.length() - prefixEnd == type.suffix.length() && name.startsWith(type.suffix, prefixEnd);
+    }
+
+    private EncodedType encodedType(int record) {
         int typeId = index.typeId(record);
         EncodedType[] cache = encodedTypes;
         if (typeId >= cache.length) {
@@ -122,11 +167,7 @@ final class LimeContainer implements Container {
             type = new EncodedType(index.type(record));
             cache[typeId] = type;
         }
-        // Same result as Names.prefixed(prefix, type), without re-encoding the type for every name.
-        if (type.suffix == null || prefix.length() + type.suffixBytes > Names.MAX_COMPONENT_BYTES) {
-            return Names.prefixed(prefix, index.type(record));
-        }
-        return prefix.concat(type.suffix);
+        return type;
     }
 
     /**
@@ -140,17 +181,27 @@ final class LimeContainer implements Container {
         /** ".<encoded type>", "" for an empty type, or null if the encoded type alone is too long. */
         final String suffix;
         final int suffixBytes;
+        /** The suffix's ISO-8859-1 bytes when all its characters are Latin-1 (names are then made as bytes), else null. */
+        final byte[] latin1;
 
         EncodedType(byte[] raw) {
             if (raw.length == 0) {
                 suffix = "";
                 suffixBytes = 0;
+                latin1 = new byte[0];
                 return;
             }
             String encoded = "." + Names.encodeBytes(raw);
             int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
             suffix = bytes <= Names.MAX_COMPONENT_BYTES ? encoded : null;
             suffixBytes = bytes;
+            latin1 = suffix != null && suffix.chars().allMatch(c -> c <= 0xFF)
+                    ? suffix.getBytes(StandardCharsets.ISO_8859_1) : null;
+        }
+
+        /** Whether "rec" and any record number (up to 10 digits) plus this suffix stay within a component. */
+        boolean fitsAnyPrefix() {
+            return suffix != null && RECORD_PREFIX.length() + 10 + suffixBytes <= Names.MAX_COMPONENT_BYTES;
         }
     }
 
@@ -217,18 +268,28 @@ final class LimeContainer implements Container {
                 return null;
             }
             int dot = name.indexOf('.');
-            long r = Names.parseIndexed(dot < 0 ? name : name.substring(0, dot), RECORD_PREFIX, WIDTH);
+            long r = Names.parseIndexed(name, dot < 0 ? name.length() : dot, RECORD_PREFIX, WIDTH);
             if (r < 1 || r > end() - first()) {
                 return null;
             }
             Record rec = new Record(first() + (int) r - 1, (int) r - 1, message);
-            return rec.name().equals(name) ? rec : null;
+            return isRecordName(rec.record, rec.position, name, dot < 0 ? name.length() : dot) ? rec : null;
         }
 
         @Override
         public List<Node> children() {
             int first = first();
             return indexed(end() - first, i -> new Record(first + i, i, message));
+        }
+
+        @Override
+        public List<String> childNames() {
+            int first = first();
+            String[] names = new String[end() - first];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = recordName(first + i, i);
+            }
+            return Arrays.asList(names);
         }
 
         @Override

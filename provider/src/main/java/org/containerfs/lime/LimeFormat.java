@@ -48,4 +48,9 @@ public final class LimeFormat implements ContainerFormat {
     public Container open(ContainerSource source) throws IOException {
         return new LimeContainer(source);
     }
+
+    @Override
+    public Container openFromIndex(ContainerSource source, ByteBuffer snapshot, long snapshotSize) throws IOException {
+        return LimeContainer.fromSnapshot(source, snapshot, snapshotSize);
+    }
 }

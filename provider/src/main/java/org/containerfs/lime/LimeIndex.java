@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.IndexSnapshotInput;
+import org.containerfs.spi.IndexSnapshotOutput;
 import org.containerfs.spi.UnsupportedVersionException;
 
 /**
@@ -34,6 +36,8 @@ final class LimeIndex {
 
     /** Where the next header would start (end of the last record's padding). */
     private long nextHeader;
+    /** The file size the running scan reads up to: predicts the record count when arrays grow. */
+    private long scanSize;
     /** Bytes after the last listed record that do not form a record; 0 if none. */
     private long tailBytes;
     /** What is wrong with the tail, or null; {@link #tailIsUncommitted} if it is a torn append of ours. */
@@ -115,6 +119,7 @@ final class LimeIndex {
      */
     void scan(ContainerChannel channel, boolean strict) throws IOException {
         long size = channel.size();
+        scanSize = size;
         if (nextHeader >= size) {
             return; // nothing new (or the last record's payload is still incomplete)
         }
@@ -215,37 +220,28 @@ final class LimeIndex {
     /**
      * The id of the type in the header at {@code at} if it is one already seen (compared in the
      * window, so the common case allocates nothing), else -1. A file has few distinct types; past
-     * {@link #MATCHED_TYPES} of them only the previous record's type is tried.
+     * {@link #MATCHED_TYPES} of them only the previous record's type is tried. A known type matches
+     * when the field holds its bytes followed by a NUL (or fills the field): no search for the NUL.
      */
     private int knownType(ByteBuffer window, int at) {
-        int start = at + 16;
-        int n = 0;
-        while (n < LimeHeader.TYPE_FIELD && window.get(start + n) != 0) {
-            n++;
-        }
-        if (records > 0 && sameType(window, start, n, typeIds[records - 1])) {
+        byte[] w = window.array();
+        int start = window.arrayOffset() + at + 16;
+        if (records > 0 && sameType(w, start, typeIds[records - 1])) {
             return typeIds[records - 1];
         }
         int candidates = types.size() <= MATCHED_TYPES ? types.size() : 0;
         for (int id = 0; id < candidates; id++) {
-            if (sameType(window, start, n, id)) {
+            if (sameType(w, start, id)) {
                 return id;
             }
         }
         return -1;
     }
 
-    private boolean sameType(ByteBuffer window, int start, int n, int id) {
+    private boolean sameType(byte[] w, int start, int id) {
         byte[] t = types.get(id);
-        if (t.length != n) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            if (window.get(start + i) != t[i]) {
-                return false;
-            }
-        }
-        return true;
+        int n = t.length;
+        return (n == LimeHeader.TYPE_FIELD || w[start + n] == 0) && Arrays.equals(w, start, start + n, t, 0, n);
     }
 
     void addRecord(long headerOffset, long length, byte flagByte, byte[] type) {
@@ -254,7 +250,11 @@ final class LimeIndex {
 
     private void addRecord(long headerOffset, long length, byte flagByte, int typeId) {
         if (records == headerOffsets.length) {
-            int cap = Math.max(16, records * 2);
+            // the records so far predict how many the rest of the file holds: grow once to that
+            // (plus slack), not by doubling and copying every array a dozen times
+            long expected = headerOffset > 0 ? records + (long) ((double) records / headerOffset * (scanSize - headerOffset)) : 0;
+            int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(Math.max(16, records * 2L),
+                    Math.min(expected + 64, records * 16L)));
             headerOffsets = Arrays.copyOf(headerOffsets, cap);
             lengths = Arrays.copyOf(lengths, cap);
             flags = Arrays.copyOf(flags, cap);
@@ -294,8 +294,91 @@ final class LimeIndex {
         return id;
     }
 
+    private static final int SNAPSHOT_VERSION = 1;
+
+    /**
+     * The index as snapshot bytes: the distinct types, then every record's length, flag byte and type
+     * id. Header offsets are not stored: records follow each other from byte 0, so each is the end of
+     * the one before, which also makes a snapshot unable to point a record anywhere else.
+     */
+    byte[] exportSnapshot() {
+        IndexSnapshotOutput out = new IndexSnapshotOutput(records * 4 + 64);
+        out.writeByte(SNAPSHOT_VERSION);
+        out.writeVarLong(types.size());
+        for (byte[] t : types) {
+            out.writeBytes(t);
+        }
+        out.writeVarLong(records);
+        for (int r = 0; r < records; r++) {
+            out.writeVarLong(lengths[r]).writeByte(flags[r]).writeVarLong(typeIds[r]);
+        }
+        out.writeVarLong(tailBytes).writeByte(tailIsUncommitted ? 1 : 0).writeNullableString(damage);
+        return out.toByteArray();
+    }
+
+    /**
+     * Fills an empty index from a snapshot of the container's first {@code covered} bytes, checking
+     * that it describes records a scan of those bytes could have found. Returns false if it records
+     * damage that a strict open must report (the caller then scans, which throws).
+     */
+    boolean importSnapshot(ByteBuffer snapshot, long covered, boolean strict) throws ContainerFormatException {
+        IndexSnapshotInput in = new IndexSnapshotInput(snapshot, file);
+        if (in.readByte() != SNAPSHOT_VERSION) {
+            throw in.inconsistent("LIME snapshot version " + SNAPSHOT_VERSION);
+        }
+        int typeCount = in.readCount(1, Integer.MAX_VALUE, "type count");
+        for (int i = 0; i < typeCount; i++) {
+            byte[] t = in.readBytes(LimeHeader.TYPE_FIELD, "type");
+            if (typeIdByKey.containsKey(new String(t, java.nio.charset.StandardCharsets.ISO_8859_1))) {
+                throw in.inconsistent("distinct record types");
+            }
+            typeId(t);
+        }
+        int count = in.readCount(3, covered / LimeHeader.SIZE, "record count (one header per 144 bytes)");
+        // sized once: the count is bounded by the snapshot's length (3 bytes a record at least)
+        headerOffsets = new long[Math.max(16, count)];
+        lengths = new long[headerOffsets.length];
+        flags = new byte[headerOffsets.length];
+        typeIds = new int[headerOffsets.length];
+        long pos = 0;
+        for (int r = 0; r < count; r++) {
+            if (pos > covered - LimeHeader.SIZE) {
+                throw in.inconsistent("record " + (r + 1) + " within the " + covered + " bytes the snapshot covers");
+            }
+            long length = in.readVarLong();
+            byte flag = (byte) in.readByte();
+            int type = (int) in.readVarLong(typeCount - 1L, "type id");
+            addRecord(pos, length, flag, type);
+            long dataEnd = pos + LimeHeader.SIZE + length;
+            if (dataEnd < 0) {
+                pos = Long.MAX_VALUE;
+            } else {
+                pos = dataEnd + LimeHeader.padding(length);
+            }
+            if (pos > covered && r + 1 < count) {
+                throw in.inconsistent("a truncated payload only in the last record");
+            }
+        }
+        nextHeader = pos;
+        tailBytes = in.readVarLong(covered, "trailing bytes");
+        tailIsUncommitted = in.readByte() != 0;
+        damage = in.readNullableString();
+        in.end();
+        // the ways a scan ends: at the end of the file (or inside the last record's padding), before a tail
+        // that is not a record, past the end (truncated payload)
+        boolean consistent = damage == null ? tailBytes == 0 && nextHeader >= covered && nextHeader - covered < 8
+                : tailBytes > 0 ? nextHeader + tailBytes == covered : nextHeader > covered;
+        if (!consistent) {
+            throw in.inconsistent("records and tail that end exactly at the " + covered + " bytes the snapshot covers");
+        }
+        return !(strict && damage != null && !tailIsUncommitted);
+    }
+
     /** Drops growth slack once a scan is done, so retained heap is what the records need. */
     void trim() {
+        if (headerOffsets.length - records <= 64 + records / 64) {
+            return; // little slack: a copy would cost more than it frees
+        }
         headerOffsets = Arrays.copyOf(headerOffsets, Math.max(records, 1));
         lengths = Arrays.copyOf(lengths, Math.max(records, 1));
         flags = Arrays.copyOf(flags, Math.max(records, 1));

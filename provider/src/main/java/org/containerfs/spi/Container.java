@@ -43,6 +43,18 @@ public interface Container extends Closeable {
         throw new ReadOnlyFileSystemException();
     }
 
+    /**
+     * What the format needs to list and locate this container's units, as bytes for the persisted
+     * index cache, or null (the default) when the format keeps no snapshot. A later open of the same
+     * container (or of it grown by appends) hands them back to
+     * {@link ContainerFormat#openFromIndex}. Called by the core right after a read-only open, before
+     * any reader sees the container. The bytes must not hold credentials or record data beyond what
+     * the index needs.
+     */
+    default byte[] exportIndex() throws IOException {
+        return null;
+    }
+
     /** Releases what the format holds besides the container channel (sibling files, caches). */
     @Override
     default void close() throws IOException {}

@@ -34,6 +34,24 @@ public interface ContainerFormat {
     Container open(ContainerSource source) throws IOException;
 
     /**
+     * Opens the container from an index snapshot made by {@link Container#exportIndex()} when the
+     * container was {@code snapshotSize} bytes long, then scans only the bytes after what the snapshot
+     * covers, as {@link Container#refresh()} does. The core has established that the container's first
+     * {@code snapshotSize} bytes are still those the snapshot describes (equal identity, or for a
+     * container grown since, equal sampled bytes before {@code snapshotSize}).
+     *
+     * <p>The snapshot passed the cache's checksum, which catches damage but not a crafted entry: the
+     * format checks that it is consistent before trusting it (offsets in order and within
+     * {@code snapshotSize}, counts bounded by the snapshot's length, ids in range) and throws
+     * {@link ContainerFormatException} saying what is wrong; the core then scans. Returns null when the
+     * snapshot cannot serve this open (other options, a stream that cannot grow in place, strict mode
+     * with recorded damage): the core then calls {@link #open}. The default has no snapshots.
+     */
+    default Container openFromIndex(ContainerSource source, ByteBuffer snapshot, long snapshotSize) throws IOException {
+        return null;
+    }
+
+    /**
      * Writes whatever an empty container of this format holds (a file header, say) into the empty
      * file behind {@code source}, then opens it. The default suits formats whose empty container is
      * an empty file.

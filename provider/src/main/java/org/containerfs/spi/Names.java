@@ -178,9 +178,17 @@ public final class Names {
 
     /** {@code prefix + number} zero-padded to {@code width} digits, growing past it (msg05, msg100). */
     public static String indexed(String prefix, long number, int width) {
+        return indexed(prefix, number, width, "");
+    }
+
+    /**
+     * {@code indexed(prefix, number, width) + suffix}, made in one step: listings make a name per
+     * record, and the concatenation was a third allocation of every name.
+     */
+    public static String indexed(String prefix, long number, int width, String suffix) {
         if (number < 0) {
             String digits = Long.toString(number);
-            return prefix + "0".repeat(Math.max(0, width - digits.length())) + digits;
+            return prefix + "0".repeat(Math.max(0, width - digits.length())) + digits + suffix;
         }
         // Filled in place: this makes every name of every listing (a million records, a million names).
         int digits = 1;
@@ -188,9 +196,10 @@ public final class Names {
             digits++;
         }
         int p = prefix.length();
-        char[] out = new char[p + Math.max(width, digits)];
+        int end = p + Math.max(width, digits);
+        char[] out = new char[end + suffix.length()];
         prefix.getChars(0, p, out, 0);
-        int end = out.length;
+        suffix.getChars(0, suffix.length(), out, end);
         long v = number;
         for (int i = end - 1; i >= p; i--) {
             out[i] = (char) ('0' + v % 10);
@@ -200,19 +209,61 @@ public final class Names {
     }
 
     /**
+     * As {@link #indexed(String, long, int, String)} with the suffix given as its ISO-8859-1 bytes (made
+     * once by the caller for a suffix of Latin-1 characters): the name is filled as one byte array,
+     * without the char array twice its size that a String would compress again.
+     */
+    public static String indexed(String prefix, long number, int width, byte[] latin1Suffix) {
+        if (number < 0 || !isLatin1(prefix)) {
+            return indexed(prefix, number, width, new String(latin1Suffix, StandardCharsets.ISO_8859_1));
+        }
+        int digits = 1;
+        for (long v = number; v >= 10; v /= 10) {
+            digits++;
+        }
+        int p = prefix.length();
+        int end = p + Math.max(width, digits);
+        byte[] out = new byte[end + latin1Suffix.length];
+        for (int i = 0; i < p; i++) {
+            out[i] = (byte) prefix.charAt(i);
+        }
+        System.arraycopy(latin1Suffix, 0, out, end, latin1Suffix.length);
+        long v = number;
+        for (int i = end - 1; i >= p; i--) {
+            out[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    private static boolean isLatin1(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0xFF) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Parses the number of a canonical indexed name ({@code msg05} with prefix "msg", width 2), or
      * returns -1 if {@code name} is not exactly the canonical form (so "msg5" and "msg005" are not names).
      */
     public static long parseIndexed(String name, String prefix, int width) {
+        return parseIndexed(name, name.length(), prefix, width);
+    }
+
+    /** As {@link #parseIndexed(String, String, int)} for the first {@code end} characters of {@code name}. */
+    public static long parseIndexed(String name, int end, String prefix, int width) {
         if (!name.startsWith(prefix)) {
             return -1;
         }
-        int n = name.length() - prefix.length();
+        int n = end - prefix.length();
         if (n < Math.max(width, 1) || n > 18) {
             return -1;
         }
         long v = 0;
-        for (int i = prefix.length(); i < name.length(); i++) {
+        for (int i = prefix.length(); i < end; i++) {
             char c = name.charAt(i);
             if (c < '0' || c > '9') {
                 return -1;

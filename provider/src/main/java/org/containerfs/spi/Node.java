@@ -30,6 +30,20 @@ public interface Node {
     /** The children in file order. Directories only. */
     Iterable<? extends Node> children() throws IOException;
 
+    /**
+     * The children's names in file order, as {@link #children()} would give them. A format may make
+     * them without a node per child: a listing asks for a million of them. Directories only.
+     */
+    default java.util.List<String> childNames() throws IOException {
+        Iterable<? extends Node> children = children();
+        java.util.List<String> out = children instanceof java.util.Collection<?> c
+                ? new java.util.ArrayList<>(c.size()) : new java.util.ArrayList<>();
+        for (Node child : children) {
+            out.add(child.name());
+        }
+        return out;
+    }
+
     /** How to read a file's bytes. Files only. */
     Content content() throws IOException;
 

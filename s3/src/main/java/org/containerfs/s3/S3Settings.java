@@ -1,0 +1,131 @@
+package org.containerfs.s3;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * How to reach S3, the AWS SDK's standard way: region and credentials from the SDK's default chains
+ * (environment, system properties, {@code ~/.aws/config} and {@code credentials}, {@code AWS_PROFILE},
+ * container and instance roles), the endpoint from {@code AWS_ENDPOINT_URL_S3} or {@code AWS_ENDPOINT_URL}
+ * for S3-compatible stores (MinIO, Ceph RGW, s3proxy), addressed path-style whenever the endpoint is
+ * overridden. Every wait has a limit, so a dead server is an error, never a hang.
+ *
+ * <p>Env keys (all optional): {@code s3.endpoint}, {@code s3.region}, {@code s3.pathStyle},
+ * {@code s3.connectTimeout}, {@code s3.requestTimeout} (one HTTP attempt, body included),
+ * {@code s3.totalTimeout} (a call with its retries); durations as {@code 30s}, {@code 500ms} or ISO-8601.
+ * {@code s3.client}: an {@link S3Client} of the caller's, used as given and left open.
+ */
+public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duration connectTimeout,
+        Duration requestTimeout, Duration totalTimeout) {
+
+    static final Duration DEFAULT_CONNECT = Duration.ofSeconds(10);
+    static final Duration DEFAULT_REQUEST = Duration.ofSeconds(60);
+    static final Duration DEFAULT_TOTAL = Duration.ofMinutes(3);
+
+    /** Settings from env, then the JVM's system properties and the process environment. */
+    public static S3Settings from(Map<String, ?> env) {
+        URI endpoint = endpoint(env);
+        Object pathStyle = env.get("s3.pathStyle");
+        return new S3Settings(endpoint, region(env),
+                pathStyle != null ? Boolean.parseBoolean(pathStyle.toString()) : endpoint != null,
+                duration(env, "s3.connectTimeout", DEFAULT_CONNECT),
+                duration(env, "s3.requestTimeout", DEFAULT_REQUEST),
+                duration(env, "s3.totalTimeout", DEFAULT_TOTAL));
+    }
+
+    /** A client as these settings say, credentials from the SDK's default chain; the caller closes it. */
+    public S3Client newClient() {
+        return newClient(DefaultCredentialsProvider.builder().build());
+    }
+
+    /** A client as these settings say with the given credentials; the caller closes it. */
+    public S3Client newClient(AwsCredentialsProvider credentials) {
+        var builder = S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                        .connectionTimeout(connectTimeout)
+                        .socketTimeout(requestTimeout))
+                .overrideConfiguration(ClientOverrideConfiguration.builder()
+                        .apiCallAttemptTimeout(requestTimeout)
+                        .apiCallTimeout(totalTimeout)
+                        .build())
+                .credentialsProvider(credentials)
+                .region(region)
+                .forcePathStyle(pathStyle);
+        if (endpoint != null) {
+            builder.endpointOverride(endpoint);
+        } else {
+            // a bucket in another region than the configured one is still found (AWS only)
+            builder.crossRegionAccessEnabled(true);
+        }
+        return builder.build();
+    }
+
+    private static URI endpoint(Map<String, ?> env) {
+        String[] sources = {
+            text(env.get("s3.endpoint")),
+            System.getProperty("aws.endpointUrlS3"),
+            System.getenv("AWS_ENDPOINT_URL_S3"),
+            System.getProperty("aws.endpointUrl"),
+            System.getenv("AWS_ENDPOINT_URL"),
+        };
+        for (String s : sources) {
+            if (s != null && !s.isBlank()) {
+                return URI.create(s.trim());
+            }
+        }
+        return null;
+    }
+
+    private static Region region(Map<String, ?> env) {
+        String given = text(env.get("s3.region"));
+        if (given != null && !given.isBlank()) {
+            return Region.of(given.trim());
+        }
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (SdkClientException noneConfigured) {
+            // S3-compatible stores ignore the region but the signature needs one; AWS redirects
+            return Region.US_EAST_1;
+        }
+    }
+
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
+
+    static Duration duration(Map<String, ?> env, String key, Duration otherwise) {
+        Object value = env.get(key);
+        if (value == null) {
+            return otherwise;
+        }
+        if (value instanceof Duration d) {
+            return d;
+        }
+        String s = value.toString().trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.startsWith("pt")) {
+                return Duration.parse(s);
+            }
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            }
+            if (s.endsWith("s")) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
+            }
+            return Duration.ofMillis(Long.parseLong(s));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("env " + key + "=" + value + ": expected a duration such as 30s, "
+                    + "500ms or PT1M", e);
+        }
+    }
+}

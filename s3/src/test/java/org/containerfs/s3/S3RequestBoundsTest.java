@@ -1,0 +1,223 @@
+package org.containerfs.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The issue's request bounds, counted as the server received them: opens in few requests, a record
+ * in one exact GET, random records without read amplification, and no mutating request ever.
+ */
+class S3RequestBoundsTest extends WithS3Server {
+    static final int BLOCK = 1 << 20;
+    static final int ALIGNMENT = 64 << 10;
+    static final int LIME_RECORDS = 100_000;
+    static final int BIG_RECORD = 24 << 20;
+    static long limeSmallSize;
+    static long limeBigSize;
+    static long gsdSize;
+
+    @BeforeAll
+    static void upload(@TempDir Path dir) throws Exception {
+        server.createBucket("bounds");
+        byte[] small = TestInputs.limeSmallRecords(LIME_RECORDS);
+        limeSmallSize = small.length;
+        server.put("bounds", "ens/small.lime", small);
+        byte[] big = TestInputs.limeBigRecord(BIG_RECORD);
+        limeBigSize = big.length;
+        server.put("bounds", "ens/big.lime", big);
+        byte[] gsd = TestInputs.gsdTrajectory(dir, 400);
+        gsdSize = gsd.length;
+        server.put("bounds", "md/traj.gsd", gsd);
+        Path corpus = Path.of(System.getProperty("containerfs.corpus"));
+        byte[] blob = Files.readAllBytes(corpus.resolve("g3/big-blob-800k.g3"));
+        server.put("bounds", "cmb/three.g3", concat(blob, blob, blob));
+    }
+
+    static FileSystem open(String key) throws IOException {
+        return S3Containers.open(URI.create("s3://bounds/" + key), server.env());
+    }
+
+    private static String seen() {
+        return server.byMethod() + " " + server.bodyBytes() + " bytes: " + server.requests();
+    }
+
+    @Test
+    void openingAHundredThousandLimeRecordsFetchesEachBlockOnce() throws IOException {
+        try (FileSystem fs = open("ens/small.lime")) {
+            long records;
+            try (Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+                records = walk.filter(Files::isRegularFile).count();
+            }
+            assertThat(records).isEqualTo(LIME_RECORDS);
+            Captured.note("lime 100k open+list: " + seen());
+            assertThat(server.count("HEAD")).as(seen()).isLessThanOrEqualTo(1);
+            assertThat(server.count("GET")).as(seen()).isLessThanOrEqualTo((limeSmallSize + BLOCK - 1) / BLOCK);
+            assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(limeSmallSize);
+        }
+        assertThat(server.mutating()).isZero();
+    }
+
+    /** The index cache directory SecretScanTest greps too. */
+    static final Path INDEX_CACHE = Path.of("target/s3-index-cache");
+
+    @Test
+    void aReopenFromTheIndexCacheTakesAtMostTwoRequests() throws IOException {
+        Map<String, Object> cached = server.env("indexCache", INDEX_CACHE.toString());
+        List<String> first;
+        try (FileSystem fs = S3Containers.open(URI.create("s3://bounds/ens/small.lime"), cached)) {
+            first = listing(fs);
+        }
+        server.reset();
+        try (FileSystem fs = S3Containers.open(URI.create("s3://bounds/ens/small.lime"), cached)) {
+            assertThat(listing(fs)).isEqualTo(first).hasSize(LIME_RECORDS + LIME_RECORDS / 10 + 1);
+            Captured.note("lime 100k reopen from the index cache: " + seen());
+            assertThat(server.total()).as(seen()).isLessThanOrEqualTo(2);
+        }
+        try (Stream<Path> entries = Files.walk(INDEX_CACHE)) {
+            assertThat(entries.filter(Files::isRegularFile).count()).as("an entry was written locally").isPositive();
+        }
+        assertThat(server.mutating()).isZero();
+    }
+
+    private static List<String> listing(FileSystem fs) throws IOException {
+        try (Stream<Path> walk = Files.walk(fs.getPath("/"))) {
+            return walk.map(Path::toString).toList();
+        }
+    }
+
+    @Test
+    void openingABigRecordLimeFileTakesAtMostFourRequests() throws IOException {
+        try (FileSystem fs = open("ens/big.lime")) {
+            assertThat(Files.size(fs.getPath("/msg01/rec03.ildg-binary-data"))).isEqualTo(BIG_RECORD);
+            Captured.note("lime big-record open: " + seen());
+            assertThat(server.total()).as(seen()).isLessThanOrEqualTo(4);
+        }
+    }
+
+    @Test
+    void openingAGsdTrajectoryTakesAtMostFourRequests() throws IOException {
+        try (FileSystem fs = open("md/traj.gsd")) {
+            assertThat(Files.exists(fs.getPath("/399/particles/position"))).isTrue();
+            Captured.note("gsd open: " + seen());
+            assertThat(gsdSize).isGreaterThan(4L * BLOCK);
+            assertThat(server.total()).as(seen()).isLessThanOrEqualTo(4);
+        }
+    }
+
+    @Test
+    void openingAG3FileOfBigFramesTakesAtMostFourRequests() throws IOException {
+        long framesOfOne;
+        try (FileSystem one = org.containerfs.core.ContainerFileSystems.open(
+                Path.of(System.getProperty("containerfs.corpus"), "g3/big-blob-800k.g3"));
+                Stream<Path> list = Files.list(one.getPath("/"))) {
+            framesOfOne = list.count();
+        }
+        try (FileSystem fs = open("cmb/three.g3")) {
+            try (Stream<Path> list = Files.list(fs.getPath("/"))) {
+                assertThat(list.count()).isEqualTo(3 * framesOfOne);
+            }
+            Captured.note("g3 open: " + seen());
+            assertThat(server.total()).as(seen()).isLessThanOrEqualTo(4);
+        }
+    }
+
+    @Test
+    void oneRecordIsOneGetOfItsBytesRoundedToTheAlignment() throws IOException {
+        try (FileSystem fs = open("md/traj.gsd")) {
+            Path chunk = fs.getPath("/200/particles/position");
+            server.reset();
+            byte[] bytes = Files.readAllBytes(chunk);
+            assertThat(bytes).hasSize(12_000);
+            Captured.note("gsd one chunk: " + seen());
+            assertThat(server.byMethod()).as(seen()).isEqualTo(Map.of("GET", 1L));
+            assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(roundedToAlignment(bytes.length));
+        }
+    }
+
+    @Test
+    void oneSmallRecordOfABigLimeFileIsOneGet() throws IOException {
+        try (FileSystem fs = open("ens/big.lime")) {
+            server.reset();
+            try (SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/msg01/rec03.ildg-binary-data"))) {
+                ch.position(BIG_RECORD / 2);
+                ByteBuffer b = ByteBuffer.allocate(64);
+                while (b.hasRemaining() && ch.read(b) > 0) {
+                    // fill
+                }
+            }
+            Captured.note("lime 64 bytes inside a big record: " + seen());
+            assertThat(server.byMethod()).as(seen()).isEqualTo(Map.of("GET", 1L));
+            assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(ALIGNMENT);
+        }
+    }
+
+    @Test
+    void aHundredRandomRecordsTakeAtMostAHundredGetsAndTwiceTheirBytes() throws IOException {
+        try (FileSystem fs = open("md/traj.gsd")) {
+            List<Path> chunks = new ArrayList<>();
+            for (int f = 0; f < 400; f++) {
+                chunks.add(fs.getPath("/" + f + "/particles/position"));
+            }
+            java.util.Collections.shuffle(chunks, new Random(3));
+            server.reset();
+            long needed = 0;
+            for (Path p : chunks.subList(0, 100)) {
+                needed += Files.readAllBytes(p).length;
+            }
+            Captured.note("gsd 100 random chunks: " + seen());
+            assertThat(server.count("GET")).as(seen()).isLessThanOrEqualTo(100);
+            assertThat(server.total()).as(seen()).isEqualTo(server.count("GET"));
+            assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(2 * needed);
+        }
+    }
+
+    @Test
+    void aHundredRandomSmallReadsInABigRecordTakeAtMostAHundredGetsAndTwiceTheirBytes() throws IOException {
+        try (FileSystem fs = open("ens/big.lime")) {
+            Random random = new Random(9);
+            server.reset();
+            long needed = 0;
+            try (SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/msg01/rec03.ildg-binary-data"))) {
+                for (int i = 0; i < 100; i++) {
+                    ByteBuffer b = ByteBuffer.allocate(4096);
+                    ch.position(random.nextInt(BIG_RECORD - 4096));
+                    while (b.hasRemaining() && ch.read(b) > 0) {
+                        // fill
+                    }
+                    needed += 4096;
+                }
+            }
+            Captured.note("lime 100 random 4 KiB reads: " + seen());
+            assertThat(server.count("GET")).as(seen()).isLessThanOrEqualTo(100);
+            assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(2 * needed);
+        }
+    }
+
+    /** The bytes of a read once both ends are rounded outwards to the alignment. */
+    static long roundedToAlignment(long length) {
+        return (length + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT + ALIGNMENT;
+    }
+
+    static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+}

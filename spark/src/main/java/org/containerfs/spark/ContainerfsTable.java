@@ -1,0 +1,33 @@
+package org.containerfs.spark;
+
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/** The records of the containers under the load paths; read-only, batch only. */
+final class ContainerfsTable implements SupportsRead {
+
+    @Override
+    public String name() {
+        return "containerfs";
+    }
+
+    @Override
+    public StructType schema() {
+        return Column.SCHEMA;
+    }
+
+    @Override
+    public Set<TableCapability> capabilities() {
+        return EnumSet.of(TableCapability.BATCH_READ);
+    }
+
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+        return new ContainerfsScanBuilder(ReadOptions.parse(options));
+    }
+}

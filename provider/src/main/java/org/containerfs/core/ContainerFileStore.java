@@ -16,7 +16,7 @@ final class ContainerFileStore extends FileStore {
 
     @Override
     public String name() {
-        return String.valueOf(fs.containerPath().getFileName());
+        return fs.containerName();
     }
 
     @Override

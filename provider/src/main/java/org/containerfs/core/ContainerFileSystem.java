@@ -26,6 +26,7 @@ import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormat;
 import org.containerfs.spi.ContainerWriter;
 import org.containerfs.spi.Node;
+import org.containerfs.storage.ContainerInput;
 
 /**
  * One opened container. Tree reads share a read lock; refresh and every write take the write lock.
@@ -35,6 +36,8 @@ public final class ContainerFileSystem extends FileSystem {
     private final ContainerFileSystemProvider provider;
     private final ContainerFormat format;
     private final Path containerPath;
+    private final ContainerInput input;
+    private final URI containerUri;
     private final ContainerChannel channel;
     private final Container container;
     private final boolean writable;
@@ -51,9 +54,23 @@ public final class ContainerFileSystem extends FileSystem {
 
     ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerChannel channel,
             Container container, boolean writable, boolean autoRefresh, FileLock writerLock) throws IOException {
+        this(provider, containerPath, null, channel, container, writable, autoRefresh, writerLock);
+    }
+
+    /** A read-only file system over a container read through {@code input}. */
+    ContainerFileSystem(ContainerFileSystemProvider provider, ContainerInput input, ContainerChannel channel,
+            Container container, boolean autoRefresh) throws IOException {
+        this(provider, null, input, channel, container, false, autoRefresh, null);
+    }
+
+    private ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerInput input,
+            ContainerChannel channel, Container container, boolean writable, boolean autoRefresh,
+            FileLock writerLock) throws IOException {
         this.provider = provider;
         this.format = provider.format();
         this.containerPath = containerPath;
+        this.input = input;
+        this.containerUri = containerPath != null ? containerPath.toUri() : input.uri();
         this.channel = channel;
         this.container = container;
         this.writable = writable;
@@ -67,7 +84,7 @@ public final class ContainerFileSystem extends FileSystem {
 
     private FileTime readModifiedTime() {
         try {
-            return Files.getLastModifiedTime(containerPath);
+            return containerPath != null ? Files.getLastModifiedTime(containerPath) : input.lastModified();
         } catch (IOException e) {
             return FileTime.fromMillis(0);
         }
@@ -82,9 +99,27 @@ public final class ContainerFileSystem extends FileSystem {
         return format;
     }
 
-    /** The container file this file system shows, on whatever file system it lives. */
+    /**
+     * The container file this file system shows, on whatever file system it lives; null when it was
+     * opened from a {@link ContainerInput} (an object in a store has no Path): use {@link #containerUri()}.
+     */
     public Path containerPath() {
         return containerPath;
+    }
+
+    /**
+     * Where the container lives: its file's URI ({@code file:///data/conf.lime}), or its input's
+     * ({@code s3://bucket/run/conf.lime}). Paths of this file system have URIs
+     * {@code <format>:<containerUri>!<path>}.
+     */
+    public URI containerUri() {
+        return containerUri;
+    }
+
+    /** The container's own file name (last element of its path or object key). */
+    String containerName() {
+        return containerPath != null ? String.valueOf(containerPath.getFileName())
+                : org.containerfs.spi.ContainerSource.lastSegment(containerUri);
     }
 
     ContainerChannel channel() {
@@ -221,11 +256,11 @@ public final class ContainerFileSystem extends FileSystem {
 
     @Override
     public String toString() {
-        return format.name() + ":" + containerPath.toUri();
+        return format.name() + ":" + containerUri;
     }
 
     URI uriOf(ContainerPath absolute) {
-        return Uris.containerUri(format.name(), containerPath.toUri(), absolute.toString());
+        return Uris.containerUri(format.name(), containerUri, absolute.toString());
     }
 
     void ensureOpen() {

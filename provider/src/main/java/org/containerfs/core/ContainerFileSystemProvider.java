@@ -258,6 +258,9 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
     }
 
     void removeFileSystem(ContainerFileSystem fs) {
+        if (fs.containerPath() == null) {
+            return; // opened from an input: never registered
+        }
         synchronized (byContainer) {
             byContainer.remove(key(fs.containerPath()), fs);
             if (!fs.isReadOnly()) {

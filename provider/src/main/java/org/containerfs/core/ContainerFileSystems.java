@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.containerfs.storage.ContainerInput;
 
 /**
  * Entry points that consider only containerfs providers. {@code FileSystems.newFileSystem(path)}
@@ -54,6 +55,22 @@ public final class ContainerFileSystems {
             }
         }
         throw new ProviderNotFoundException(container + " is not a container of any installed format");
+    }
+
+    /**
+     * Opens the container behind {@code input} read-only, detecting its format by the formats' probes
+     * of its first bytes (read once; env {@code format=<name>} forces one). Everything the format reads
+     * goes through {@code input} (siblings of a SIONlib multi-file set through
+     * {@link ContainerInput#sibling}); nothing is ever written to its store. Paths of the file system
+     * have URIs {@code <format>:<input uri>!<path>}, and its {@code containerPath()} is null
+     * ({@code containerUri()} is the input's URI); it is not registered under that URI.
+     *
+     * <p>The file system takes {@code input} over: it closes it when it is closed, or at once if the
+     * open fails. env: as for {@code newFileSystem}, except that {@code create} and
+     * {@code accessMode=readWrite} are refused; {@code refresh} defaults to {@code !input.remote()}.
+     */
+    public static FileSystem open(ContainerInput input, Map<String, ?> env) throws IOException {
+        return InputOpener.open(input, env == null ? Map.of() : env);
     }
 
     /** Creates a new container of {@code format} (or opens an existing one) for appending. */

@@ -89,7 +89,7 @@ public final class G3Format implements ContainerFormat {
     /** A new container is an empty file; a new .gz is refused, since frames could never be appended to it. */
     @Override
     public Container create(ContainerSource source) throws IOException {
-        if (String.valueOf(source.path().getFileName()).endsWith(".gz")) {
+        if (source.fileName().endsWith(".gz")) {
             throw new java.nio.file.AccessDeniedException(source.name(), null, "cannot create a compressed G3 file: "
                     + "frames are appended to plain .g3 files only (spt3g: \"Cannot append to compressed file.\"); "
                     + "create a .g3 file and compress it when it is complete");

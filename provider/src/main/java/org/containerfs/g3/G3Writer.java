@@ -40,7 +40,7 @@ final class G3Writer implements ContainerWriter {
         this.channel = container.source().channel();
         this.file = container.source().name();
         this.sync = container.source().options().getBoolean("sync", false);
-        String fileName = String.valueOf(container.source().path().getFileName());
+        String fileName = container.source().fileName();
         if (container.gzip() != null || fileName.endsWith(".gz")) {
             throw new AccessDeniedException(file, null, "cannot append to a compressed G3 file: a gzip stream "
                     + "cannot be extended in place and spt3g itself refuses (\"Cannot append to compressed file.\"); "

@@ -43,7 +43,17 @@ final class IndexStore {
         if (dir == null && !beside) {
             return null;
         }
-        String name = source.path().getFileName() + ".zidx";
+        String name = source.fileName() + ".zidx";
+        if (source.path() == null) {
+            // read through a ContainerInput (an object store): never write anything beside the object
+            if (dir == null) {
+                throw new java.nio.file.AccessDeniedException(source.name(), null, "env gzipIndex=true would write "
+                        + name + " beside the container, which is read through a read-only input; "
+                        + "use gzipIndexDir=<local directory> instead");
+            }
+            return new IndexStore(Path.of(dir).resolve(name), source.channel().size(),
+                    source.input().lastModified().toMillis());
+        }
         Path at = dir != null ? source.path().getFileSystem().getPath(dir).resolve(name) : source.sibling(name);
         return new IndexStore(at, source.channel().size(), Files.getLastModifiedTime(source.path()).toMillis());
     }

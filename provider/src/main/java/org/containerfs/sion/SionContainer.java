@@ -66,7 +66,7 @@ final class SionContainer implements Container {
                     String member = fileName(source) + String.format(".%06d", i);
                     ContainerChannel ch = source.openSibling(member);
                     members.add(ch);
-                    files.add(SionFile.read(ch, source.sibling(member).toString(), member, recover));
+                    files.add(SionFile.read(ch, source.siblingName(member), member, recover));
                 }
                 int m = first.mappingSize;
                 fileOf = new int[m];
@@ -96,7 +96,7 @@ final class SionContainer implements Container {
     }
 
     private static String fileName(ContainerSource source) {
-        return String.valueOf(source.path().getFileName());
+        return source.fileName();
     }
 
     private void closeMembers(Exception failure) {

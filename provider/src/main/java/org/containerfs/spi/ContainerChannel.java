@@ -11,11 +11,13 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Set;
+import org.containerfs.storage.ContainerInput;
 
 /**
  * Positional access to one physical container file on any NIO file system. Uses a
  * {@link FileChannel} where the file system offers one (default, jimfs), else a
- * {@link SeekableByteChannel} whose position is guarded by this object (zipfs entries, say).
+ * {@link SeekableByteChannel} whose position is guarded by this object (zipfs entries, say), or a
+ * {@link ContainerInput} (an object store, HDFS): read-only, every write and lock is refused.
  */
 public final class ContainerChannel implements Closeable {
     /**
@@ -31,19 +33,30 @@ public final class ContainerChannel implements Closeable {
     private final String name;
     private final FileChannel fileChannel;
     private final SeekableByteChannel seekable;
+    private final ContainerInput input;
+    private volatile boolean inputOpen = true;
 
-    private ContainerChannel(String name, FileChannel fileChannel, SeekableByteChannel seekable) {
+    private ContainerChannel(String name, FileChannel fileChannel, SeekableByteChannel seekable, ContainerInput input) {
         this.name = name;
         this.fileChannel = fileChannel;
         this.seekable = seekable;
+        this.input = input;
+    }
+
+    /**
+     * A read-only channel over {@code input} (which it closes when closed). Reads go straight to the
+     * input, which must therefore be thread-safe, as {@link ContainerInput#read} promises.
+     */
+    public static ContainerChannel readOnly(ContainerInput input) {
+        return new ContainerChannel(input.uri().toString(), null, null, input);
     }
 
     public static ContainerChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
         String name = path.toString();
         try {
-            return new ContainerChannel(name, path.getFileSystem().provider().newFileChannel(path, options), null);
+            return new ContainerChannel(name, path.getFileSystem().provider().newFileChannel(path, options), null, null);
         } catch (UnsupportedOperationException e) {
-            return new ContainerChannel(name, null, path.getFileSystem().provider().newByteChannel(path, options));
+            return new ContainerChannel(name, null, path.getFileSystem().provider().newByteChannel(path, options), null);
         }
     }
 
@@ -56,6 +69,10 @@ public final class ContainerChannel implements Closeable {
         if (fileChannel != null) {
             return fileChannel.size();
         }
+        if (input != null) {
+            ensureInputOpen();
+            return input.size();
+        }
         synchronized (this) {
             return seekable.size();
         }
@@ -65,6 +82,10 @@ public final class ContainerChannel implements Closeable {
     public int read(ByteBuffer dst, long position) throws IOException {
         if (fileChannel != null) {
             return fileChannel.read(dst, position);
+        }
+        if (input != null) {
+            ensureInputOpen();
+            return input.read(dst, position);
         }
         synchronized (this) {
             seekable.position(position);
@@ -100,6 +121,7 @@ public final class ContainerChannel implements Closeable {
 
     /** Writes all of {@code src} at {@code position}. */
     public void writeFully(ByteBuffer src, long position) throws IOException {
+        refuseIfInput();
         if (HALT_AT_STEP >= 0 && STEPS.incrementAndGet() == HALT_AT_STEP) {
             if (HALT_TORN && src.remaining() > 1) {
                 ByteBuffer half = src.duplicate();
@@ -128,6 +150,7 @@ public final class ContainerChannel implements Closeable {
     }
 
     public void truncate(long size) throws IOException {
+        refuseIfInput();
         haltIfInjected();
         if (fileChannel != null) {
             fileChannel.truncate(size);
@@ -175,6 +198,7 @@ public final class ContainerChannel implements Closeable {
      * without locks (no FileChannel) give a lock-free writer.
      */
     public FileLock tryLock() throws IOException {
+        refuseIfInput();
         if (fileChannel == null) {
             return null;
         }
@@ -185,7 +209,28 @@ public final class ContainerChannel implements Closeable {
         return fileChannel != null;
     }
 
+    /** Whether this channel reads a {@link ContainerInput} (read-only, no locks) rather than a file. */
+    public boolean readsInput() {
+        return input != null;
+    }
+
+    private void refuseIfInput() {
+        if (input != null) {
+            // as a FileChannel opened for reading only does
+            throw new java.nio.channels.NonWritableChannelException();
+        }
+    }
+
+    private void ensureInputOpen() throws IOException {
+        if (!inputOpen) {
+            throw new java.nio.channels.ClosedChannelException();
+        }
+    }
+
     public boolean isOpen() {
+        if (input != null) {
+            return inputOpen;
+        }
         return fileChannel != null ? fileChannel.isOpen() : seekable.isOpen();
     }
 
@@ -193,6 +238,11 @@ public final class ContainerChannel implements Closeable {
     public void close() throws IOException {
         if (fileChannel != null) {
             fileChannel.close();
+        } else if (input != null) {
+            if (inputOpen) {
+                inputOpen = false;
+                input.close();
+            }
         } else {
             seekable.close();
         }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.FileTime;
 
 /**
  * The bytes of one container, wherever they are stored: a file on any NIO file system, an object in
@@ -46,6 +47,14 @@ public interface ContainerInput extends Closeable {
      * The caller closes the returned input.
      */
     ContainerInput sibling(String fileName) throws IOException;
+
+    /**
+     * When the bytes were last changed, as the store says (an object's Last-Modified, a file's mtime);
+     * the epoch when the store keeps no such time. Shown as the file system's modification time.
+     */
+    default FileTime lastModified() throws IOException {
+        return FileTime.fromMillis(0);
+    }
 
     /**
      * Whether every read is a request to a remote service (true: the core puts its block cache in

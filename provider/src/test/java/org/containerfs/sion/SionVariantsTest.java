@@ -222,6 +222,28 @@ class SionVariantsTest {
         }
     }
 
+    /** Through a ContainerInput (an object store), the members are the input's siblings. */
+    @Test
+    void multiFileSetThroughAnInputReadsItsMembersAsSiblings() throws IOException {
+        Path p = writeSet(true);
+        org.containerfs.core.CountingInput input = org.containerfs.core.CountingInput.of(p);
+        try (FileSystem fs = org.containerfs.core.ContainerFileSystems.open(input, Map.of())) {
+            assertThat(list(fs.getPath("/"))).containsExactly("task000000", "task000001", "task000002", "task000003");
+            for (int g = 0; g < 4; g++) {
+                Path task = fs.getPath(String.format("/task%06d", g));
+                assertThat(Files.readAllBytes(task)).isEqualTo(SionBytes.filled(10 * (g + 1), g + 1));
+                assertThat(Files.getAttribute(task, "sion:physicalFile"))
+                        .isEqualTo(g % 2 == 0 ? "set.sion" : "set.sion.000001");
+            }
+        }
+        assertThat(openDescriptorsTo(dir.resolve("set.sion.000001"))).as("member closed with the file system").isZero();
+        Files.delete(dir.resolve("set.sion.000001"));
+        assertThatThrownBy(() -> org.containerfs.core.ContainerFileSystems.open(
+                org.containerfs.core.CountingInput.of(p), Map.of()))
+                .isInstanceOf(NoSuchFileException.class)
+                .hasMessageContaining("s3://bucket/set.sion.000001");
+    }
+
     /** Open descriptors of this JVM that point at {@code file} (Linux /proc). */
     private static long openDescriptorsTo(Path file) throws IOException {
         Path fds = Path.of("/proc/self/fd");

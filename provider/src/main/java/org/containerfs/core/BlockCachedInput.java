@@ -1,0 +1,482 @@
+package org.containerfs.core;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.attribute.FileTime;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.containerfs.storage.ContainerInput;
+import org.containerfs.storage.InputIdentity;
+
+/**
+ * The block cache in front of a remote {@link ContainerInput}: the one cache layer between formats and
+ * a store where every read is a request.
+ *
+ * <ul>
+ *   <li>A random read fetches the range it misses, rounded to an alignment that is at most
+ *       {@code readAlignment} and at most half the missing length (so it moves less than twice its
+ *       bytes); misses separated by little cached data are fetched as one range.</li>
+ *   <li>A reader that streams (each read starting at or a little after the end of the previous one,
+ *       as index scans and sequential reads do) gets whole aligned blocks, and blocks ahead of it are
+ *       fetched on a small pool of threads; the window ahead doubles while it keeps streaming, up to
+ *       {@code readAheadBytes}.</li>
+ *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
+ *       ranges go first); a read larger than a quarter of it goes straight to the input.</li>
+ *   <li>Reads take no lock but the stream tracker's brief one: concurrent readers fetch concurrently
+ *       and wait only for a range another reader is already fetching.</li>
+ *   <li>After {@link #close} no request starts: queued read-ahead is dropped.</li>
+ * </ul>
+ */
+final class BlockCachedInput implements ContainerInput {
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private final ContainerInput input;
+    private final BlockCacheSettings settings;
+    /** Cached and in-flight ranges by start offset; ranges may overlap, starts are unique. */
+    private final ConcurrentSkipListMap<Long, Extent> extents = new ConcurrentSkipListMap<>();
+    /** Eviction order (second chance: a range read since it was queued gets one more round). */
+    private final ConcurrentLinkedQueue<Extent> evictionQueue = new ConcurrentLinkedQueue<>();
+    private final AtomicLong heldBytes = new AtomicLong();
+    private final StreamTracker streams;
+    private final Object poolLock = new Object();
+    private ExecutorService pool;
+    private volatile boolean closed;
+    private volatile long knownSize = -1;
+
+    private BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
+        this.input = input;
+        this.settings = settings;
+        this.streams = new StreamTracker(settings.blockSize(), settings.maxReadAhead());
+    }
+
+    /** {@code input} behind a block cache if it is remote; a local input as it is. */
+    static ContainerInput cacheIfRemote(ContainerInput input, BlockCacheSettings settings) {
+        if (!input.remote() || input instanceof BlockCachedInput) {
+            return input;
+        }
+        return new BlockCachedInput(input, settings);
+    }
+
+    /** One fetched (or being fetched) range; {@code data} holds the bytes from {@code start}. */
+    private static final class Extent {
+        final long start;
+        final int length;
+        final CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
+        volatile boolean referenced;
+
+        Extent(long start, int length) {
+            this.start = start;
+            this.length = length;
+        }
+
+        long end() {
+            return start + length;
+        }
+    }
+
+    @Override
+    public URI uri() {
+        return input.uri();
+    }
+
+    @Override
+    public long size() throws IOException {
+        ensureOpen();
+        long size = input.size();
+        knownSize = size;
+        return size;
+    }
+
+    private long knownSize() throws IOException {
+        long size = knownSize;
+        return size >= 0 ? size : size();
+    }
+
+    @Override
+    public InputIdentity identity() throws IOException {
+        return input.identity();
+    }
+
+    @Override
+    public FileTime lastModified() throws IOException {
+        return input.lastModified();
+    }
+
+    @Override
+    public ContainerInput sibling(String fileName) throws IOException {
+        return cacheIfRemote(input.sibling(fileName), settings);
+    }
+
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        ensureOpen();
+        if (position < 0) {
+            throw new IllegalArgumentException("negative position " + position);
+        }
+        long size = knownSize();
+        if (position >= size) {
+            size = size(); // an input that grows (a file being appended to) says so here
+            if (position >= size) {
+                return -1;
+            }
+        }
+        int want = (int) Math.min(dst.remaining(), size - position);
+        if (want == 0) {
+            return 0;
+        }
+        long end = position + want;
+        long window = streams.observe(position, end);
+        if (want > settings.cacheBytes() / 4) {
+            return readThrough(dst, position, want);
+        }
+        int copied = 0;
+        long cursor = position;
+        while (cursor < end) {
+            Extent e = covering(cursor);
+            if (e == null) {
+                fetchGap(cursor, end, size, window > 0);
+                continue;
+            }
+            ByteBuffer data = await(e);
+            int offset = (int) (cursor - e.start);
+            int n = (int) Math.min(data.limit() - offset, end - cursor);
+            if (n <= 0) {
+                break; // the input ended early (it shrank): return what there is
+            }
+            e.referenced = true;
+            ByteBuffer src = data.duplicate();
+            src.position(offset).limit(offset + n);
+            dst.put(src);
+            copied += n;
+            cursor += n;
+        }
+        if (window > 0) {
+            readAhead(end, window, size);
+        }
+        return copied == 0 ? -1 : copied;
+    }
+
+    /** A read too large for the cache: exactly its range, straight into the caller's buffer. */
+    private int readThrough(ByteBuffer dst, long position, int want) throws IOException {
+        ByteBuffer slice = dst.duplicate();
+        slice.limit(slice.position() + want);
+        int total = 0;
+        while (slice.hasRemaining()) {
+            ensureOpen();
+            int n = input.read(slice, position + total);
+            if (n < 0) {
+                break;
+            }
+            total += n;
+        }
+        dst.position(dst.position() + total);
+        return total == 0 ? -1 : total;
+    }
+
+    /** The range holding byte {@code pos}, or null. */
+    private Extent covering(long pos) {
+        Map.Entry<Long, Extent> floor = extents.floorEntry(pos);
+        if (floor != null && floor.getValue().end() > pos) {
+            return floor.getValue();
+        }
+        return null;
+    }
+
+    /**
+     * Fetches the missing range that starts at {@code cursor} (in this thread: a reader waits for it
+     * anyway), extended over later misses of the same read that only little cached data separates,
+     * rounded for a random read or widened to whole blocks for a streaming one.
+     */
+    private void fetchGap(long cursor, long end, long size, boolean streaming) throws IOException {
+        long gapEnd = nextStart(cursor, end);
+        while (gapEnd < end) {
+            Extent next = extents.get(gapEnd);
+            if (next == null || next.length > settings.alignment()) {
+                break;
+            }
+            long after = nextStart(next.end(), end);
+            if (after == next.end()) {
+                break; // cached data follows: nothing to coalesce
+            }
+            gapEnd = after;
+        }
+        long start;
+        long stop;
+        if (streaming) {
+            long block = settings.blockSize();
+            start = Math.floorDiv(cursor, block) * block;
+            stop = Math.min(size, ceil(gapEnd, block));
+        } else {
+            long align = Math.min(settings.alignment(), Math.max(1, Long.highestOneBit((gapEnd - cursor) / 2)));
+            start = Math.floorDiv(cursor, align) * align;
+            stop = Math.min(size, ceil(gapEnd, align));
+        }
+        // never start inside a cached range (starts are keys); never reach into the next one
+        Map.Entry<Long, Extent> before = extents.floorEntry(cursor);
+        if (before != null) {
+            start = Math.max(start, before.getValue().end());
+        }
+        start = Math.min(start, cursor);
+        Long following = extents.higherKey(cursor);
+        if (following != null && following >= gapEnd) {
+            stop = Math.min(stop, following);
+        }
+        stop = Math.max(stop, gapEnd);
+        Extent e = reserve(start, (int) (stop - start));
+        if (e != null) {
+            fetch(e);
+        }
+    }
+
+    /** The start of the first range after {@code pos}, or {@code end}. */
+    private long nextStart(long pos, long end) {
+        Long next = extents.higherKey(pos);
+        return next == null ? end : Math.min(next, end);
+    }
+
+    private static long ceil(long value, long unit) {
+        return Math.floorDiv(value + unit - 1, unit) * unit;
+    }
+
+    /** Registers a range about to be fetched, or null if another reader just registered one there. */
+    private Extent reserve(long start, int length) {
+        Extent e = new Extent(start, length);
+        if (extents.putIfAbsent(start, e) != null) {
+            return null;
+        }
+        heldBytes.addAndGet(length);
+        evictionQueue.add(e);
+        evictIfOverBudget();
+        return e;
+    }
+
+    private void fetch(Extent e) throws IOException {
+        try {
+            ensureOpen();
+            ByteBuffer buf = ByteBuffer.allocate(e.length);
+            while (buf.hasRemaining()) {
+                int n = input.read(buf, e.start + buf.position());
+                if (n < 0) {
+                    break;
+                }
+            }
+            buf.flip();
+            e.data.complete(buf.asReadOnlyBuffer());
+        } catch (IOException | RuntimeException | Error failure) {
+            forget(e);
+            e.data.completeExceptionally(failure);
+            throw failure;
+        }
+    }
+
+    private void forget(Extent e) {
+        if (extents.remove(e.start, e)) {
+            heldBytes.addAndGet(-e.length);
+        }
+        evictionQueue.remove(e);
+    }
+
+    private static ByteBuffer await(Extent e) throws IOException {
+        try {
+            return e.data.get();
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for bytes " + e.start + ".." + e.end());
+        } catch (ExecutionException | CompletionException ee) {
+            Throwable cause = ee.getCause();
+            if (cause instanceof IOException io) {
+                throw new IOException(io.getMessage(), io);
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    /** Drops least recently used ranges (never one in flight) until the budget holds. */
+    private void evictIfOverBudget() {
+        int rounds = evictionQueue.size() * 2 + 1;
+        while (heldBytes.get() > settings.cacheBytes() && rounds-- > 0) {
+            Extent victim = evictionQueue.poll();
+            if (victim == null) {
+                return;
+            }
+            if (!victim.data.isDone() || victim.referenced) {
+                victim.referenced = false;
+                evictionQueue.add(victim);
+                continue;
+            }
+            if (extents.remove(victim.start, victim)) {
+                heldBytes.addAndGet(-victim.length);
+            }
+        }
+    }
+
+    /** Queues fetches of the blocks from {@code from} to {@code from + window} that are not there yet. */
+    private void readAhead(long from, long window, long size) {
+        long block = settings.blockSize();
+        long limit = Math.min(size, from + window);
+        for (long b = Math.floorDiv(from, block) * block; b < limit && !closed; b += block) {
+            long start = b;
+            Extent at = covering(start);
+            if (at != null) {
+                if (at.end() >= Math.min(size, b + block)) {
+                    continue;
+                }
+                start = at.end();
+            }
+            long stop = Math.min(size, b + block);
+            Long following = extents.higherKey(start);
+            if (following != null && following < stop) {
+                stop = following;
+            }
+            if (stop <= start || heldBytes.get() + (stop - start) > settings.cacheBytes()) {
+                return; // the cache is full of what the reader has yet to read: wait for it to catch up
+            }
+            Extent e = reserve(start, (int) (stop - start));
+            if (e == null) {
+                continue;
+            }
+            try {
+                pool().execute(() -> {
+                    try {
+                        fetch(e);
+                    } catch (IOException | RuntimeException failure) {
+                        // a reader that needs these bytes fetches them again and sees the error itself
+                    }
+                });
+            } catch (RejectedExecutionException closedMeanwhile) {
+                forget(e);
+                e.data.completeExceptionally(new ClosedChannelException());
+                return;
+            }
+        }
+    }
+
+    private ExecutorService pool() {
+        synchronized (poolLock) {
+            if (closed) {
+                throw new RejectedExecutionException("closed");
+            }
+            if (pool == null) {
+                int id = POOLS.incrementAndGet();
+                AtomicInteger thread = new AtomicInteger();
+                ThreadPoolExecutor p = new ThreadPoolExecutor(settings.fetchThreads(), settings.fetchThreads(),
+                        10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                            Thread t = new Thread(r, "containerfs-fetch-" + id + "-" + thread.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
+                p.allowCoreThreadTimeOut(true);
+                pool = p;
+            }
+            return pool;
+        }
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /** Bytes the cache holds now, fetched or in flight (for tests). */
+    long heldBytes() {
+        return heldBytes.get();
+    }
+
+    @Override
+    public void close() throws IOException {
+        ExecutorService p;
+        synchronized (poolLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            p = pool;
+        }
+        if (p != null) {
+            p.shutdownNow(); // queued read-ahead never starts
+            try {
+                // a request already on the wire ends (or times out) before the input closes under it
+                p.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (Extent e : extents.values()) {
+            e.data.completeExceptionally(new ClosedChannelException());
+        }
+        extents.clear();
+        evictionQueue.clear();
+        heldBytes.set(0);
+        input.close();
+    }
+
+    @Override
+    public String toString() {
+        return "cached " + input;
+    }
+
+    /**
+     * Recognises readers that stream: a read starting at, or less than a block after, where a recent
+     * read ended continues that stream. From the third read of a stream on, it reads ahead; the window
+     * starts at one block and doubles with every read, up to the maximum.
+     */
+    static final class StreamTracker {
+        private static final int SLOTS = 16;
+        private final long tolerance;
+        private final long firstWindow;
+        private final long maxWindow;
+        private final long[] next = new long[SLOTS];
+        private final int[] hits = new int[SLOTS];
+        private final long[] window = new long[SLOTS];
+        private int replace;
+
+        StreamTracker(long blockSize, long maxWindow) {
+            this.tolerance = blockSize;
+            this.firstWindow = blockSize;
+            this.maxWindow = maxWindow;
+            java.util.Arrays.fill(next, -1);
+        }
+
+        /** Notes a read of [pos, end); returns how far to read ahead of it (0: a random read). */
+        synchronized long observe(long pos, long end) {
+            for (int i = 0; i < SLOTS; i++) {
+                if (next[i] >= 0 && pos >= next[i] && pos - next[i] <= tolerance) {
+                    next[i] = end;
+                    if (++hits[i] >= 2) {
+                        window[i] = window[i] == 0 ? firstWindow : Math.min(maxWindow, window[i] * 2);
+                    }
+                    return window[i];
+                }
+            }
+            int i = replace;
+            replace = (replace + 1) % SLOTS;
+            next[i] = end;
+            hits[i] = 0;
+            window[i] = 0;
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package org.containerfs.storage;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.EnumSet;
+import org.containerfs.spi.ContainerChannel;
+
+/**
+ * A file on any NIO file system as a {@link ContainerInput}: a cheap local source ({@link #remote()}
+ * is false, so no block cache is put in front). Its identity is the file's URI, size and
+ * modification time in milliseconds. Opening a file system by its Path needs none of this; it serves
+ * callers that take a {@code ContainerInput} whatever the storage (tests, the Hadoop module's local
+ * files).
+ */
+public final class PathInput implements ContainerInput {
+    private final Path path;
+    private final ContainerChannel channel;
+
+    private PathInput(Path path, ContainerChannel channel) {
+        this.path = path;
+        this.channel = channel;
+    }
+
+    /** Opens {@code path} for reading; {@link NoSuchFileException} if it does not exist. */
+    public static PathInput of(Path path) throws IOException {
+        return new PathInput(path, ContainerChannel.open(path, EnumSet.of(StandardOpenOption.READ)));
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public URI uri() {
+        return path.toUri();
+    }
+
+    @Override
+    public long size() throws IOException {
+        return channel.size();
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        return channel.read(dst, position);
+    }
+
+    @Override
+    public InputIdentity identity() throws IOException {
+        return new InputIdentity(uri(), size(), Long.toString(lastModified().toMillis()));
+    }
+
+    @Override
+    public FileTime lastModified() throws IOException {
+        return Files.getLastModifiedTime(path);
+    }
+
+    @Override
+    public ContainerInput sibling(String fileName) throws IOException {
+        Path sibling = path.resolveSibling(fileName);
+        if (!Files.isRegularFile(sibling)) {
+            throw new NoSuchFileException(sibling.toString(), null, "file beside " + path + " not found");
+        }
+        return of(sibling);
+    }
+
+    @Override
+    public boolean remote() {
+        return false;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    @Override
+    public String toString() {
+        return path.toString();
+    }
+}

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.FileTime;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ChecksumFileSystem;
@@ -113,6 +114,11 @@ public final class HadoopContainerInput implements ContainerInput {
         }
         dst.position(dst.position() + count);
         return count;
+    }
+
+    @Override
+    public FileTime lastModified() {
+        return FileTime.fromMillis(status.getModificationTime());
     }
 
     @Override

@@ -120,13 +120,7 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
             org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(slice.path());
             org.apache.hadoop.fs.FileSystem hadoop = path.getFileSystem(conf);
             FileStatus status = new FileStatus(slice.length(), false, 0, 0, slice.modificationTime(), path);
-            HadoopContainerInput input = HadoopContainerInput.open(hadoop, status);
-            try {
-                fs = ContainerOpener.open(input, options.env);
-            } catch (IOException | RuntimeException e) {
-                input.close();
-                throw e;
-            }
+            fs = ContainerOpener.open(HadoopContainerInput.open(hadoop, status), options.env);
         } catch (ProviderNotFoundException | UnsupportedOperationException notContainer) {
             if (options.strict) {
                 throw new IOException("containerfs: " + slice.container() + " is not a container"

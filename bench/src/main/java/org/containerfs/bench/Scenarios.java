@@ -12,5 +12,6 @@ final class Scenarios {
             new ScdaScenarios(),
             new SionScenarios(),
             new G3Scenarios(),
+            new SparkScenarios(),
             new FuseScenarios());
 }

@@ -27,9 +27,10 @@ import org.containerfs.core.ContainerFileSystems;
  * Scenario 9's measuring program, run by {@link SparkScenarios} in its own JVM with Spark on the class path
  * (the harness jar carries no Spark): the containers of one directory read by a single-thread walk through
  * the provider, by {@code spark.read.format("containerfs")} with local[1] and local[2], and by Spark's
- * {@code binaryFile} with content. Prints one line per measurement: {@code TIME <variant> <seconds> <rows>}.
+ * {@code binaryFile} with content. Prints one line per measurement: {@code TIME variant|seconds|rows|cpu seconds}
+ * (the process's CPU time: what the run cost, however loaded the machine was).
  *
- * <pre>SparkBench DIR ROUNDS RECORDS</pre>
+ * <pre>SparkBench DIR ROUNDS RECORDS [VARIANT-REGEX]</pre>
  */
 public final class SparkBench {
     private SparkBench() {}
@@ -38,6 +39,7 @@ public final class SparkBench {
         Path dir = Path.of(args[0]);
         int rounds = Integer.parseInt(args[1]);
         long records = Long.parseLong(args[2]);
+        only = args.length > 3 ? java.util.regex.Pattern.compile(args[3]) : null;
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             ds.forEach(files::add);
@@ -90,19 +92,25 @@ public final class SparkBench {
         long run() throws Exception;
     }
 
+    private static java.util.regex.Pattern only;
+
     /** One warm-up of each, then {@code rounds} rounds of every variant in rotated order. */
     static void measure(Map<String, Variant> variants, int rounds) throws Exception {
         List<String> names = new ArrayList<>(variants.keySet());
+        names.removeIf(n -> only != null && !only.matcher(n).find());
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         for (String n : names) {
             variants.get(n).run();
         }
         for (int r = 0; r < rounds; r++) {
             for (int k = 0; k < names.size(); k++) {
                 String n = names.get((k + r) % names.size());
+                long cpu0 = os.getProcessCpuTime();
                 long t0 = System.nanoTime();
                 long rows = variants.get(n).run();
                 double s = (System.nanoTime() - t0) / 1e9;
-                System.out.printf("TIME %s|%.6f|%d%n", n, s, rows);
+                System.out.printf("TIME %s|%.6f|%d|%.3f%n", n, s, rows, (os.getProcessCpuTime() - cpu0) / 1e9);
                 System.out.flush();
             }
         }

@@ -110,7 +110,7 @@ final class SparkScenarios implements FormatScenarios {
                 if (line.startsWith("TIME ")) {
                     String[] f = line.substring(5).split("\\|");
                     times.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[1]));
-                    Context.log("  %s: %s s (%s rows)", f[0], f[1], f[2]);
+                    Context.log("  %s: %s s (%s rows, %s s CPU)", f[0], f[1], f[2], f[3]);
                 }
             }
         }

@@ -57,9 +57,12 @@ final class ContainerPlanner {
 
     private static void listDirectory(FileSystem fs, Path dir, boolean recursive, GlobFilter nameFilter,
             RecordFilter containerFilter, Map<Path, Listed> found) throws IOException {
-        RemoteIterator<LocatedFileStatus> it = fs.listLocatedStatus(dir);
+        // Located listings carry block hosts (one request on HDFS); on the local file system they also load each
+        // file's permissions, which without Hadoop's native library forks `ls` once per file: plain listing there.
+        RemoteIterator<? extends FileStatus> it = "file".equals(fs.getScheme())
+                ? fs.listStatusIterator(dir) : fs.listLocatedStatus(dir);
         while (it.hasNext()) {
-            LocatedFileStatus status = it.next();
+            FileStatus status = it.next();
             if (hidden(status.getPath().getName())) {
                 continue;
             }

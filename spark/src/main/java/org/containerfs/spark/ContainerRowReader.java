@@ -51,11 +51,11 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
     private final RecordFilter filter;
     /** The filters decidable once per container (they look at container and format only). */
     private final RecordFilter containerFilter;
-    private final boolean needSize;
     private final GenericInternalRow values;
     private final UnsafeProjection projection;
     private OpenSlice current;
     private InternalRow row;
+    private byte[] contentBuffer = new byte[0];
 
     ContainerRowReader(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
             RecordFilter filter) {
@@ -65,11 +65,6 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
         this.columns = columns;
         this.filter = filter;
         this.containerFilter = filter.restrictedTo(EnumSet.of(Column.CONTAINER, Column.FORMAT));
-        boolean size = filter.needsSize();
-        for (Column c : columns) {
-            size |= c == Column.SIZE || c == Column.CONTENT;
-        }
-        this.needSize = size;
         this.values = new GenericInternalRow(columns.length);
         StructField[] fields = new StructField[columns.length];
         for (int i = 0; i < columns.length; i++) {
@@ -152,7 +147,8 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
         final UTF8String containerValue;
         final UTF8String formatValue;
         final List<Path> files = new ArrayList<>();
-        final List<Long> sizes = new ArrayList<>();
+        /** The listed size of each of {@link #files}. */
+        long[] sizes = new long[64];
         final PathMatcher recordGlob;
         /** The container's damage as its root reports it ("" when sound or not reported). */
         final String damage;
@@ -160,6 +156,7 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
         final int end;
         /** The record being looked at. */
         Path path;
+        /** The record's path as text, built on first use (it costs per record). */
         String pathString;
         long size;
 
@@ -181,8 +178,11 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     if (!attrs.isDirectory()) {
+                        if (files.size() == sizes.length) {
+                            sizes = java.util.Arrays.copyOf(sizes, sizes.length * 2);
+                        }
+                        sizes[files.size()] = attrs.size();
                         files.add(file);
-                        sizes.add(attrs.size());
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -199,8 +199,8 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
             while (next < end) {
                 int i = next++;
                 path = files.get(i);
-                pathString = path.toString();
-                size = needSize ? sizes.get(i) : -1;
+                pathString = null;     // built when a filter or the path column asks for it
+                size = sizes[i];
                 if (recordGlob != null && !recordGlob.matches(path)) {
                     continue;
                 }
@@ -224,7 +224,7 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
 
         /** In a damaged container: whether the record's last byte can be read (else the good prefix ends here). */
         private boolean whole(int i) throws IOException {
-            long length = sizes.get(i);
+            long length = sizes[i];
             if (length == 0) {
                 return true;
             }
@@ -243,6 +243,7 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
 
         private void stopAt(IOException e) throws IOException {
             next = end;
+            String pathString = path.toString();
             if (options.strict) {
                 throw new IOException("containerfs: cannot read " + pathString + " in " + slice.container()
                         + " (strict=true): " + e.getMessage(), e);
@@ -254,7 +255,7 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
             for (int c = 0; c < columns.length; c++) {
                 values.update(c, switch (columns[c]) {
                     case CONTAINER -> containerValue;
-                    case PATH -> UTF8String.fromString(pathString);
+                    case PATH -> UTF8String.fromString(path());
                     case FORMAT -> formatValue;
                     case SIZE -> size;
                     case ATTRIBUTES -> attributes();
@@ -278,15 +279,16 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
 
         private byte[] content() throws IOException {
             if (size > MAX_CONTENT) {
-                throw new IOException(slice.container() + "!" + pathString + ": " + size
+                throw new IOException(slice.container() + "!" + path + ": " + size
                         + " bytes do not fit one Spark binary value (at most " + MAX_CONTENT + ")");
             }
-            byte[] bytes = new byte[(int) size];
+            // the projection copies the value into the row at once: one array serves every record of its size
+            byte[] bytes = contentBuffer.length == size ? contentBuffer : (contentBuffer = new byte[(int) size]);
             ByteBuffer buffer = ByteBuffer.wrap(bytes);
             try (SeekableByteChannel ch = Files.newByteChannel(path)) {
                 while (buffer.hasRemaining()) {
                     if (ch.read(buffer) < 0) {
-                        throw new EOFException(slice.container() + "!" + pathString + ": ended at byte "
+                        throw new EOFException(slice.container() + "!" + path + ": ended at byte "
                                 + buffer.position() + " of its listed " + size);
                     }
                 }
@@ -301,6 +303,9 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
 
         @Override
         public String path() {
+            if (pathString == null) {
+                pathString = path.toString();
+            }
             return pathString;
         }
 

@@ -56,6 +56,7 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
     private OpenSlice current;
     private InternalRow row;
     private byte[] contentBuffer = new byte[0];
+    private boolean formatsChecked;
 
     ContainerRowReader(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
             RecordFilter filter) {
@@ -85,6 +86,10 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
             }
             if (!slices.hasNext()) {
                 return false;
+            }
+            if (!formatsChecked) {
+                ContainerOpener.checkFormatsInstalled();
+                formatsChecked = true;
             }
             current = open(slices.next());
         }

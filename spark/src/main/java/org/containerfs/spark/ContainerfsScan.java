@@ -54,6 +54,7 @@ final class ContainerfsScan implements Scan, Batch {
         if (partitions == null) {
             SparkSession session = SparkSession.active();
             try {
+                ContainerOpener.checkFormatsInstalled();
                 List<ContainerPlanner.Listed> files = ContainerPlanner.list(options, hadoopConf(session),
                         filter.restrictedTo(EnumSet.of(Column.CONTAINER)));
                 partitions = ContainerPlanner.partitions(files, options, session.sparkContext().defaultParallelism())

@@ -1,6 +1,7 @@
 package org.containerfs.spark;
 
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StorageStatistics;
 
 /**
  * Bytes read through Hadoop's local file system, from its statistics (every thread's, the executor
@@ -10,13 +11,9 @@ final class BytesRead {
     private BytesRead() {}
 
     static long now() {
-        long bytes = 0;
-        for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
-            if (s.getScheme().equals("file")) {
-                bytes += s.getBytesRead();
-            }
-        }
-        return bytes;
+        StorageStatistics local = FileSystem.getGlobalStorageStatistics().get("file");
+        Long bytes = local == null ? null : local.getLong("bytesRead");
+        return bytes == null ? 0 : bytes;
     }
 
     /** Bytes read while {@code query} runs (the tests run one query at a time). */

@@ -7,22 +7,22 @@ import org.containerfs.spi.FormatOptions;
  *
  * @param cacheBytes memory the cache may hold, fetched and in flight ({@code blockCacheBytes}, 64 MiB)
  * @param blockSize the unit of streaming fetches: read-ahead and the index scans of formats fetch whole
- *     blocks aligned to it ({@code blockSize}, 1 MiB)
+ *     blocks aligned to it ({@code blockCacheBlockSize}, 1 MiB)
  * @param maxReadAhead how far ahead of a streaming reader blocks are fetched; the window starts at one
- *     block and doubles while the reader keeps streaming ({@code readAheadBytes}, 8 MiB)
- * @param alignment the largest rounding of a random read's range ({@code readAlignment}, 64 KiB); a read
+ *     block and doubles while the reader keeps streaming ({@code blockCacheReadAhead}, 8 MiB)
+ * @param alignment the largest rounding of a random read's range ({@code blockCacheAlignment}, 64 KiB); a read
  *     is never rounded by more than half its own length, so a random read moves less than twice its bytes
- * @param fetchThreads requests in flight for read-ahead at once ({@code fetchThreads}, 4)
+ * @param fetchThreads requests in flight for read-ahead at once ({@code blockCacheThreads}, 4)
  */
 record BlockCacheSettings(long cacheBytes, int blockSize, long maxReadAhead, int alignment, int fetchThreads) {
     static final BlockCacheSettings DEFAULTS = new BlockCacheSettings(64L << 20, 1 << 20, 8L << 20, 64 << 10, 4);
 
     BlockCacheSettings {
         if (blockSize < 4096 || Integer.bitCount(blockSize) != 1) {
-            throw new IllegalArgumentException("env blockSize must be a power of two of at least 4096, got " + blockSize);
+            throw new IllegalArgumentException("env blockCacheBlockSize must be a power of two of at least 4096, got " + blockSize);
         }
         if (alignment < 1 || Integer.bitCount(alignment) != 1 || alignment > blockSize) {
-            throw new IllegalArgumentException("env readAlignment must be a power of two no larger than blockSize, got "
+            throw new IllegalArgumentException("env blockCacheAlignment must be a power of two no larger than blockCacheBlockSize, got "
                     + alignment);
         }
         if (cacheBytes < 4L * blockSize) {
@@ -30,21 +30,21 @@ record BlockCacheSettings(long cacheBytes, int blockSize, long maxReadAhead, int
                     + " bytes), got " + cacheBytes);
         }
         if (maxReadAhead < blockSize || maxReadAhead > cacheBytes / 2) {
-            throw new IllegalArgumentException("env readAheadBytes must be between blockSize and half of "
+            throw new IllegalArgumentException("env blockCacheReadAhead must be between blockCacheBlockSize and half of "
                     + "blockCacheBytes, got " + maxReadAhead);
         }
         if (fetchThreads < 1 || fetchThreads > 64) {
-            throw new IllegalArgumentException("env fetchThreads must be between 1 and 64, got " + fetchThreads);
+            throw new IllegalArgumentException("env blockCacheThreads must be between 1 and 64, got " + fetchThreads);
         }
     }
 
     static BlockCacheSettings of(FormatOptions options) {
         BlockCacheSettings d = DEFAULTS;
         return new BlockCacheSettings(options.getLong("blockCacheBytes", d.cacheBytes()),
-                toInt(options.getLong("blockSize", d.blockSize()), "blockSize"),
-                options.getLong("readAheadBytes", d.maxReadAhead()),
-                toInt(options.getLong("readAlignment", d.alignment()), "readAlignment"),
-                toInt(options.getLong("fetchThreads", d.fetchThreads()), "fetchThreads"));
+                toInt(options.getLong("blockCacheBlockSize", d.blockSize()), "blockCacheBlockSize"),
+                options.getLong("blockCacheReadAhead", d.maxReadAhead()),
+                toInt(options.getLong("blockCacheAlignment", d.alignment()), "blockCacheAlignment"),
+                toInt(options.getLong("blockCacheThreads", d.fetchThreads()), "blockCacheThreads"));
     }
 
     private static int toInt(long value, String key) {

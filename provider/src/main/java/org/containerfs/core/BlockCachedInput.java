@@ -28,12 +28,12 @@ import org.containerfs.storage.InputIdentity;
  *
  * <ul>
  *   <li>A random read fetches the range it misses, rounded to an alignment that is at most
- *       {@code readAlignment} and at most half the missing length (so it moves less than twice its
+ *       {@code blockCacheAlignment} and at most half the missing length (so it moves less than twice its
  *       bytes); misses separated by little cached data are fetched as one range.</li>
  *   <li>A reader that streams (each read starting at or a little after the end of the previous one,
  *       as index scans and sequential reads do) gets whole aligned blocks, and blocks ahead of it are
  *       fetched on a small pool of threads; the window ahead doubles while it keeps streaming, up to
- *       {@code readAheadBytes}.</li>
+ *       {@code blockCacheReadAhead}.</li>
  *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
  *       ranges go first); a read larger than a quarter of it goes straight to the input.</li>
  *   <li>Reads take no lock but the stream tracker's brief one: concurrent readers fetch concurrently
@@ -57,10 +57,10 @@ final class BlockCachedInput implements ContainerInput {
     private volatile boolean closed;
     private volatile long knownSize = -1;
 
-    private BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
+    BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
         this.input = input;
         this.settings = settings;
-        this.streams = new StreamTracker(settings.blockSize(), settings.maxReadAhead());
+        this.streams = new StreamTracker(settings.alignment(), settings.blockSize(), settings.maxReadAhead());
     }
 
     /** {@code input} behind a block cache if it is remote; a local input as it is. */
@@ -76,7 +76,8 @@ final class BlockCachedInput implements ContainerInput {
         final long start;
         final int length;
         final CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
-        volatile boolean referenced;
+        /** Set on every read and at first (a block fetched ahead must outlive older ones until it is read). */
+        volatile boolean referenced = true;
 
         Extent(long start, int length) {
             this.start = start;
@@ -124,6 +125,30 @@ final class BlockCachedInput implements ContainerInput {
     @Override
     public boolean remote() {
         return true;
+    }
+
+    /**
+     * Reads the container's first bytes for format detection, fetching its whole first block in one
+     * request: the headers and indexes formats read next mostly sit there, and one larger request
+     * costs about what a small one does on a store where each is a round trip.
+     */
+    int readHead(ByteBuffer dst) throws IOException {
+        long size = knownSize();
+        if (size > 0 && covering(0) == null) {
+            Extent e = reserve(0, (int) Math.min(size, settings.blockSize()));
+            if (e != null) {
+                fetch(e);
+            }
+        }
+        int total = 0;
+        while (dst.hasRemaining()) {
+            int n = read(dst, total);
+            if (n < 0) {
+                break;
+            }
+            total += n;
+        }
+        return total;
     }
 
     @Override
@@ -203,10 +228,27 @@ final class BlockCachedInput implements ContainerInput {
 
     /**
      * Fetches the missing range that starts at {@code cursor} (in this thread: a reader waits for it
-     * anyway), extended over later misses of the same read that only little cached data separates,
-     * rounded for a random read or widened to whole blocks for a streaming one.
+     * anyway): for a streaming reader, the rest of its block; for a random read, the miss extended over
+     * later misses of the same read that only little cached data separates, then rounded.
      */
     private void fetchGap(long cursor, long end, long size, boolean streaming) throws IOException {
+        Map.Entry<Long, Extent> before = extents.floorEntry(cursor);
+        Long following = extents.higherKey(cursor);
+        if (streaming) {
+            // whole blocks of the grid (what read-ahead fetches too), less what is already there
+            long block = settings.blockSize();
+            long blockStart = Math.floorDiv(cursor, block) * block;
+            long start = Math.min(cursor, Math.max(blockStart, before == null ? 0 : before.getValue().end()));
+            long stop = Math.min(size, blockStart + block);
+            if (following != null) {
+                stop = Math.min(stop, following);
+            }
+            Extent e = reserve(start, (int) (stop - start));
+            if (e != null) {
+                fetch(e);
+            }
+            return;
+        }
         long gapEnd = nextStart(cursor, end);
         while (gapEnd < end) {
             Extent next = extents.get(gapEnd);
@@ -219,24 +261,14 @@ final class BlockCachedInput implements ContainerInput {
             }
             gapEnd = after;
         }
-        long start;
-        long stop;
-        if (streaming) {
-            long block = settings.blockSize();
-            start = Math.floorDiv(cursor, block) * block;
-            stop = Math.min(size, ceil(gapEnd, block));
-        } else {
-            long align = Math.min(settings.alignment(), Math.max(1, Long.highestOneBit((gapEnd - cursor) / 2)));
-            start = Math.floorDiv(cursor, align) * align;
-            stop = Math.min(size, ceil(gapEnd, align));
-        }
+        long align = Math.min(settings.alignment(), Math.max(1, Long.highestOneBit((gapEnd - cursor) / 2)));
+        long start = Math.floorDiv(cursor, align) * align;
+        long stop = Math.min(size, ceil(gapEnd, align));
         // never start inside a cached range (starts are keys); never reach into the next one
-        Map.Entry<Long, Extent> before = extents.floorEntry(cursor);
         if (before != null) {
             start = Math.max(start, before.getValue().end());
         }
         start = Math.min(start, cursor);
-        Long following = extents.higherKey(cursor);
         if (following != null && following >= gapEnd) {
             stop = Math.min(stop, following);
         }
@@ -265,7 +297,7 @@ final class BlockCachedInput implements ContainerInput {
         }
         heldBytes.addAndGet(length);
         evictionQueue.add(e);
-        evictIfOverBudget();
+        evictDownTo(settings.cacheBytes());
         return e;
     }
 
@@ -313,10 +345,10 @@ final class BlockCachedInput implements ContainerInput {
         }
     }
 
-    /** Drops least recently used ranges (never one in flight) until the budget holds. */
-    private void evictIfOverBudget() {
+    /** Drops least recently used ranges (never one in flight) until at most {@code target} bytes are held. */
+    private void evictDownTo(long target) {
         int rounds = evictionQueue.size() * 2 + 1;
-        while (heldBytes.get() > settings.cacheBytes() && rounds-- > 0) {
+        while (heldBytes.get() > target && rounds-- > 0) {
             Extent victim = evictionQueue.poll();
             if (victim == null) {
                 return;
@@ -350,8 +382,13 @@ final class BlockCachedInput implements ContainerInput {
             if (following != null && following < stop) {
                 stop = following;
             }
-            if (stop <= start || heldBytes.get() + (stop - start) > settings.cacheBytes()) {
-                return; // the cache is full of what the reader has yet to read: wait for it to catch up
+            if (stop <= start) {
+                continue;
+            }
+            // make room from what was read longest ago; if the room is all in flight or unread, wait
+            evictDownTo(settings.cacheBytes() - (stop - start));
+            if (heldBytes.get() + (stop - start) > settings.cacheBytes()) {
+                return;
             }
             Extent e = reserve(start, (int) (stop - start));
             if (e == null) {
@@ -439,22 +476,26 @@ final class BlockCachedInput implements ContainerInput {
     }
 
     /**
-     * Recognises readers that stream: a read starting at, or less than a block after, where a recent
-     * read ended continues that stream. From the third read of a stream on, it reads ahead; the window
-     * starts at one block and doubles with every read, up to the maximum.
+     * Recognises readers that stream: a read that goes on past where a recent read ended, starting
+     * within that read or at most {@code blockCacheAlignment} after it, continues that stream (sequential
+     * reads, and index scans that read header after header, or window after overlapping window). From
+     * the fourth read of a stream on, it reads ahead: random readers almost never make four such reads
+     * in a row, so their reads stay exact. The window starts at one block and doubles with every read,
+     * up to the maximum.
      */
     static final class StreamTracker {
         private static final int SLOTS = 16;
         private final long tolerance;
         private final long firstWindow;
         private final long maxWindow;
+        private final long[] start = new long[SLOTS];
         private final long[] next = new long[SLOTS];
         private final int[] hits = new int[SLOTS];
         private final long[] window = new long[SLOTS];
         private int replace;
 
-        StreamTracker(long blockSize, long maxWindow) {
-            this.tolerance = blockSize;
+        StreamTracker(long tolerance, long blockSize, long maxWindow) {
+            this.tolerance = tolerance;
             this.firstWindow = blockSize;
             this.maxWindow = maxWindow;
             java.util.Arrays.fill(next, -1);
@@ -463,9 +504,10 @@ final class BlockCachedInput implements ContainerInput {
         /** Notes a read of [pos, end); returns how far to read ahead of it (0: a random read). */
         synchronized long observe(long pos, long end) {
             for (int i = 0; i < SLOTS; i++) {
-                if (next[i] >= 0 && pos >= next[i] && pos - next[i] <= tolerance) {
+                if (next[i] >= 0 && pos >= start[i] && pos - next[i] <= tolerance && end > next[i]) {
+                    start[i] = pos;
                     next[i] = end;
-                    if (++hits[i] >= 2) {
+                    if (++hits[i] >= 3) {
                         window[i] = window[i] == 0 ? firstWindow : Math.min(maxWindow, window[i] * 2);
                     }
                     return window[i];
@@ -473,6 +515,7 @@ final class BlockCachedInput implements ContainerInput {
             }
             int i = replace;
             replace = (replace + 1) % SLOTS;
+            start[i] = pos;
             next[i] = end;
             hits[i] = 0;
             window[i] = 0;

@@ -52,20 +52,22 @@ public final class ContainerFileSystem extends FileSystem {
     private volatile long knownSize;
     private volatile FileTime lastModified;
 
+    /** @param modified the container's modification time if the opener knows it (null: asked here) */
     ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerChannel channel,
-            Container container, boolean writable, boolean autoRefresh, FileLock writerLock) throws IOException {
-        this(provider, containerPath, null, channel, container, writable, autoRefresh, writerLock);
+            Container container, boolean writable, boolean autoRefresh, FileLock writerLock, FileTime modified)
+            throws IOException {
+        this(provider, containerPath, null, channel, container, writable, autoRefresh, writerLock, modified);
     }
 
     /** A read-only file system over a container read through {@code input}. */
     ContainerFileSystem(ContainerFileSystemProvider provider, ContainerInput input, ContainerChannel channel,
             Container container, boolean autoRefresh) throws IOException {
-        this(provider, null, input, channel, container, false, autoRefresh, null);
+        this(provider, null, input, channel, container, false, autoRefresh, null, null);
     }
 
     private ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerInput input,
             ContainerChannel channel, Container container, boolean writable, boolean autoRefresh,
-            FileLock writerLock) throws IOException {
+            FileLock writerLock, FileTime modified) throws IOException {
         this.provider = provider;
         this.format = provider.format();
         this.containerPath = containerPath;
@@ -79,7 +81,7 @@ public final class ContainerFileSystem extends FileSystem {
         this.root = new ContainerPath(this, true, new String[0]);
         this.store = new ContainerFileStore(this);
         this.knownSize = channel.size();
-        this.lastModified = readModifiedTime();
+        this.lastModified = modified != null ? modified : readModifiedTime();
     }
 
     private FileTime readModifiedTime() {

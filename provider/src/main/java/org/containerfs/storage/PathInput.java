@@ -13,7 +13,7 @@ import org.containerfs.spi.ContainerChannel;
 
 /**
  * A file on any NIO file system as a {@link ContainerInput}: a cheap local source ({@link #remote()}
- * is false, so no block cache is put in front). Its identity is the file's URI, size and
+ * is false, so no block cache is put in front) unless opened with {@code of(path, true)}. Its identity is the file's URI, size and
  * modification time in milliseconds. Opening a file system by its Path needs none of this; it serves
  * callers that take a {@code ContainerInput} whatever the storage (tests, the Hadoop module's local
  * files).
@@ -21,15 +21,26 @@ import org.containerfs.spi.ContainerChannel;
 public final class PathInput implements ContainerInput {
     private final Path path;
     private final ContainerChannel channel;
+    private final boolean remote;
 
-    private PathInput(Path path, ContainerChannel channel) {
+    private PathInput(Path path, ContainerChannel channel, boolean remote) {
         this.path = path;
         this.channel = channel;
+        this.remote = remote;
     }
 
     /** Opens {@code path} for reading; {@link NoSuchFileException} if it does not exist. */
     public static PathInput of(Path path) throws IOException {
-        return new PathInput(path, ContainerChannel.open(path, EnumSet.of(StandardOpenOption.READ)));
+        return of(path, false);
+    }
+
+    /**
+     * Opens {@code path} for reading, saying whether every read of it is a request to a remote service
+     * (a Path of an object-store NIO provider such as {@code s3x://}): then the core puts its block
+     * cache in front.
+     */
+    public static PathInput of(Path path, boolean remote) throws IOException {
+        return new PathInput(path, ContainerChannel.open(path, EnumSet.of(StandardOpenOption.READ)), remote);
     }
 
     public Path path() {
@@ -67,12 +78,12 @@ public final class PathInput implements ContainerInput {
         if (!Files.isRegularFile(sibling)) {
             throw new NoSuchFileException(sibling.toString(), null, "file beside " + path + " not found");
         }
-        return of(sibling);
+        return of(sibling, remote);
     }
 
     @Override
     public boolean remote() {
-        return false;
+        return remote;
     }
 
     @Override

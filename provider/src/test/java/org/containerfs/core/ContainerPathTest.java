@@ -423,10 +423,15 @@ class ContainerPathTest {
         assertThat(fs.getRootDirectories()).containsExactly(fs.getPath("/"));
     }
 
+    /** A file system opened by path claims no URI (as zipfs's); one opened by a URI claims it until closed. */
     @Test
-    void openingTheSameUriTwiceWhileOpenIsRefused() {
+    void openingTheSameUriTwiceWhileOpenIsRefused() throws IOException {
         URI uri = fs.getPath("/").toUri();
-        assertThatThrownBy(() -> fs.provider().newFileSystem(uri, Map.of()))
-                .isInstanceOf(java.nio.file.FileSystemAlreadyExistsException.class);
+        try (FileSystem byUri = fs.provider().newFileSystem(uri, Map.of())) {
+            assertThat(byUri).isNotSameAs(fs);
+            assertThatThrownBy(() -> fs.provider().newFileSystem(uri, Map.of()))
+                    .isInstanceOf(java.nio.file.FileSystemAlreadyExistsException.class);
+        }
+        assertThat(fs.provider().getFileSystem(uri)).isSameAs(fs);
     }
 }

@@ -23,11 +23,16 @@ public final class CountingInput implements ContainerInput {
         public final AtomicLong bytes = new AtomicLong();
         public final AtomicLong sizeCalls = new AtomicLong();
         public final AtomicLong readsAfterClose = new AtomicLong();
+        /** Bytes read by the block cache's read-ahead threads. */
+        public final AtomicLong bytesReadAhead = new AtomicLong();
+        /** Every request as "position+length", for failure messages. */
+        public final java.util.Queue<String> log = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
         public void reset() {
             reads.set(0);
             bytes.set(0);
             sizeCalls.set(0);
+            log.clear();
         }
     }
 
@@ -76,9 +81,13 @@ public final class CountingInput implements ContainerInput {
             counters.readsAfterClose.incrementAndGet();
         }
         counters.reads.incrementAndGet();
+        counters.log.add(position + "+" + dst.remaining());
         int n = file.read(dst, position);
         if (n > 0) {
             counters.bytes.addAndGet(n);
+            if (Thread.currentThread().getName().startsWith("containerfs-fetch")) {
+                counters.bytesReadAhead.addAndGet(n);
+            }
         }
         return n;
     }

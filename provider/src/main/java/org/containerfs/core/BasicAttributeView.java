@@ -1,0 +1,39 @@
+package org.containerfs.core;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+
+/** {@code basic}: type, size and the container's modification time; nothing can be set. */
+final class BasicAttributeView implements BasicFileAttributeView {
+    private final ContainerPath path;
+
+    BasicAttributeView(ContainerPath path) {
+        this.path = path;
+    }
+
+    @Override
+    public String name() {
+        return "basic";
+    }
+
+    @Override
+    public ContainerFileAttributes readAttributes() throws IOException {
+        return read(path);
+    }
+
+    static ContainerFileAttributes read(ContainerPath p) throws IOException {
+        ContainerFileSystem fs = p.getFileSystem();
+        var node = fs.lookup(p);
+        // under the read lock, as the SPI promises formats: size() may read index arrays a refresh grows
+        return fs.read(() -> new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(),
+                fs.lastModified()));
+    }
+
+    @Override
+    public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) throws IOException {
+        path.getFileSystem().ensureWritable();
+        throw new AccessDeniedException(path.toString(), null, "times are the container's own and cannot be set");
+    }
+}

@@ -1,0 +1,99 @@
+package org.containerfs.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.containerfs.spi.Node;
+
+/** Reading records and listing directories: the provider's read side. */
+final class ReadOperations {
+    private ReadOperations() {}
+
+    static ContainerReadChannel newReadChannel(ContainerPath path) throws IOException {
+        ContainerFileSystem fs = path.getFileSystem();
+        Node node = fs.lookup(path);
+        if (node.isDirectory()) {
+            throw new FileSystemException(path.toString(), null, "is a directory");
+        }
+        return new ContainerReadChannel(fs, fs.read(node::content), path.toString());
+    }
+
+    static InputStream newInputStream(ContainerPath path, OpenOption... options) throws IOException {
+        for (OpenOption o : options) {
+            if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND) {
+                throw new UnsupportedOperationException("option " + o + " is not allowed for an input stream");
+            }
+        }
+        return java.nio.channels.Channels.newInputStream(newReadChannel(path));
+    }
+
+    /** A snapshot of the directory's names, refreshed first if the container grew. */
+    static DirectoryStream<Path> newDirectoryStream(ContainerPath path, DirectoryStream.Filter<? super Path> filter)
+            throws IOException {
+        ContainerFileSystem fs = path.getFileSystem();
+        fs.refreshIfGrown();
+        Node node = fs.lookupDirectory(path);
+        List<String> names = fs.read(() -> {
+            List<String> out = new ArrayList<>();
+            for (Node child : node.children()) {
+                out.add(child.name());
+            }
+            return out;
+        });
+        return new DirectoryStream<>() {
+            private boolean iterated;
+            private boolean closed;
+
+            @Override
+            public Iterator<Path> iterator() {
+                fs.ensureOpen();
+                if (closed || iterated) {
+                    throw new IllegalStateException(closed ? "directory stream closed" : "iterator already obtained");
+                }
+                iterated = true;
+                Iterator<String> it = names.iterator();
+                return new Iterator<>() {
+                    private Path next;
+
+                    @Override
+                    public boolean hasNext() {
+                        while (next == null && !closed && it.hasNext()) {
+                            Path candidate = path.child(it.next());
+                            try {
+                                if (filter == null || filter.accept(candidate)) {
+                                    next = candidate;
+                                }
+                            } catch (IOException e) {
+                                throw new java.nio.file.DirectoryIteratorException(e);
+                            }
+                        }
+                        return next != null;
+                    }
+
+                    @Override
+                    public Path next() {
+                        if (!hasNext()) {
+                            throw new NoSuchElementException();
+                        }
+                        Path p = next;
+                        next = null;
+                        return p;
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                closed = true;
+            }
+        };
+    }
+}

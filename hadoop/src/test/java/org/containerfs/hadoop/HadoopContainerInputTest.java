@@ -149,6 +149,36 @@ class HadoopContainerInputTest {
         }
     }
 
+    /**
+     * On a store where every read is a request, opening and listing a LIME file of 20,000 small records costs a
+     * handful of block reads, not one per header (the prototype made 100,082 reads of 100,000 records).
+     */
+    @Test
+    void aRemoteStoreIsReadInBlocksNotOneRequestPerHeader() throws Exception {
+        Path file = dir.resolve("many.lime");
+        try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {
+            Files.createDirectory(fs.getPath("/msg01"));
+            for (int r = 1; r <= 20_000; r++) {
+                Files.write(fs.getPath("/msg01", String.format("rec%02d.t", r)), new byte[] {(byte) r, 2, 3, 4, 5, 6, 7, 8});
+            }
+        }
+        Configuration conf = new Configuration();
+        conf.set("fs.countfs.impl", CountingLocalFileSystem.class.getName());
+        conf.setBoolean("fs.countfs.impl.disable.cache", true);
+        long before = CountingLocalFileSystem.PREADS.get();
+        HadoopContainerInput input = HadoopContainerInput.open(new org.apache.hadoop.fs.Path("countfs://" + file.toAbsolutePath()), conf);
+        assertThat(input.remote()).isTrue();
+        long records;
+        try (FileSystem fs = ContainerFileSystems.open(input, java.util.Map.of());
+                Stream<Path> walk = Files.walk(fs.getPath("/msg01"))) {
+            records = walk.filter(Files::isRegularFile).count();
+        }
+        long reads = CountingLocalFileSystem.PREADS.get() - before;
+        assertThat(records).isEqualTo(20_000);
+        // 20,000 x 152 bytes = 3 MB: a few 1 MiB blocks (3 reads with the default block cache), not 20,000 requests
+        assertThat(reads).isPositive().isLessThanOrEqualTo(16);
+    }
+
     static Path corpus(String format) {
         return Path.of(System.getProperty("containerfs.corpus", "../provider/src/test/resources/corpus"), format);
     }

@@ -44,6 +44,29 @@ public final class LimeInputs {
         }
     }
 
+    /**
+     * {@code n} records of {@code length} bytes (a multiple of 8, at least 8, below 1 MiB) in one message, alternating two types, each
+     * payload distinct (its first 8 bytes are the record's number and {@code seed}).
+     */
+    public static void records(Path file, int n, int length, long seed) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer chunk = payloadChunk();
+            ByteBuffer block = ByteBuffer.allocateDirect(1 << 20);
+            for (int i = 0; i < n; i++) {
+                if (block.remaining() < HEADER + length) {
+                    write(ch, block.flip());
+                    block.clear();
+                }
+                block.put(header(i == 0, i == n - 1, length, i % 2 == 0 ? "scidac-record-xml" : BIG_TYPE));
+                int start = block.position();
+                block.put(chunk.clear().limit(length));
+                block.putLong(start, seed * 1_000_003L + i);
+            }
+            write(ch, block.flip());
+        }
+    }
+
     /** One record of {@code length} bytes (a multiple of 8) with a non-constant payload. */
     public static void oneRecord(Path file, long length) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

@@ -12,6 +12,7 @@ final class Scenarios {
             new ScdaScenarios(),
             new SionScenarios(),
             new G3Scenarios(),
+            new SparkScenarios(),
             new FuseScenarios(),
             new RemoteScenarios());
 }

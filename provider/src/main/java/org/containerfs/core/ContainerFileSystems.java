@@ -7,8 +7,11 @@ import java.nio.file.ProviderNotFoundException;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
 import org.containerfs.storage.ContainerInput;
 
 /**
@@ -19,15 +22,41 @@ import org.containerfs.storage.ContainerInput;
 public final class ContainerFileSystems {
     private ContainerFileSystems() {}
 
-    /** The installed containerfs providers, one per format. */
+    /**
+     * The containerfs providers, one per format: the JDK's installed ones (found on the system class
+     * path), then those registered beside this class in its own class loader (a jar given to Spark with
+     * {@code --jars}, a plug-in loader), which the JDK never looks at.
+     */
     public static List<ContainerFileSystemProvider> providers() {
         List<ContainerFileSystemProvider> out = new ArrayList<>();
+        Set<String> schemes = new HashSet<>();
         for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
-            if (p instanceof ContainerFileSystemProvider c) {
+            if (p instanceof ContainerFileSystemProvider c && schemes.add(c.getScheme())) {
+                out.add(c);
+            }
+        }
+        for (ContainerFileSystemProvider c : LocallyRegistered.PROVIDERS) {
+            if (schemes.add(c.getScheme())) {
                 out.add(c);
             }
         }
         return out;
+    }
+
+    /** Loaded once, on first use: the providers the JDK did not install (see {@link #providers()}). */
+    private static final class LocallyRegistered {
+        static final List<ContainerFileSystemProvider> PROVIDERS = load();
+
+        private static List<ContainerFileSystemProvider> load() {
+            if (ContainerFileSystems.class.getClassLoader() == ClassLoader.getSystemClassLoader()) {
+                return List.of(); // the JDK already found them all
+            }
+            // only ours are instantiated: another registered provider may be broken or costly to create
+            return ServiceLoader.load(FileSystemProvider.class, ContainerFileSystems.class.getClassLoader()).stream()
+                    .filter(p -> ContainerFileSystemProvider.class.isAssignableFrom(p.type()))
+                    .map(p -> (ContainerFileSystemProvider) p.get())
+                    .toList();
+        }
     }
 
     /** The provider of one format ({@code lime}, {@code gsd}, ...). */

@@ -1,0 +1,134 @@
+package org.containerfs.bench;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 10: the records of many containers as Spark rows. {@code spark.read.format("containerfs")} with
+ * local[1] and local[2] against a single-thread walk of the same containers through the provider, and a
+ * listing against Spark's {@code binaryFile} with content (what users read to get at records today). The
+ * measuring runs in a child JVM ({@link SparkBench}) with Spark on its class path, which bench/run builds
+ * and passes as {@code -Dcontainerfs.sparkClasspath}.
+ */
+final class SparkScenarios implements FormatScenarios {
+    static final int RECORD_BYTES = 1024;
+
+    @Override
+    public String name() {
+        return "spark";
+    }
+
+    @Override
+    public String unavailableBecause() {
+        String missing = Formats.missing("lime");
+        if (missing != null) {
+            return missing;
+        }
+        return System.getProperty("containerfs.sparkClasspath") == null
+                ? "no Spark class path (bench/run builds it when spark is selected)" : null;
+    }
+
+    @Override
+    public List<String> titles() {
+        return List.of("10a count()", "10b listing", "10c sha2(content)", "10d 1 -> 2 cores", "10e listing vs binaryFile");
+    }
+
+    @Override
+    public List<Row> run(Context context) throws Exception {
+        int containers = (int) context.size(1000, 100);
+        int records = 1000;
+        Path dir = Files.createDirectories(context.workDir().resolve("spark"));
+        Context.log("scenario 10: writing %d LIME containers of %d records of %d bytes", containers, records, RECORD_BYTES);
+        for (int i = 0; i < containers; i++) {
+            LimeInputs.records(dir.resolve(String.format("c%05d.lime", i)), records, RECORD_BYTES, i);
+        }
+        long total = (long) containers * records;
+        Map<String, List<Double>> times = child(dir, context.quick() ? 2 : 3, total);
+
+        double walkCount = rate(times, "walk count", total);
+        double walkList = rate(times, "walk listing", total);
+        double walkSha = rate(times, "walk sha2", total);
+        List<Row> rows = new ArrayList<>();
+        String sizes = String.format("%d containers x %d records of %d B", containers, records, RECORD_BYTES);
+        rows.add(versus("10a count() of " + sizes + ": local[2] vs a single-thread walk (records/s)",
+                rate(times, "local[2] count", total), walkCount, rate(times, "local[1] count", total), 0, false));
+        rows.add(versus("10b listing (path, size, container) of " + sizes + ": local[2] vs the walk (records/s)",
+                rate(times, "local[2] listing", total), walkList, rate(times, "local[1] listing", total), 0, false));
+        rows.add(versus("10c sha2(content) of " + sizes + ": local[2] vs the walk (records/s)",
+                rate(times, "local[2] sha2", total), walkSha, rate(times, "local[1] sha2", total), 1.0, true));
+        double one = rate(times, "local[1] sha2", total);
+        double two = rate(times, "local[2] sha2", total);
+        rows.add(new Row("10d sha2(content): local[2] vs local[1] (records/s)", String.format("%.0f", two),
+                String.format("%.0f", one), String.format("%.2f", two / one), ">= 1.6",
+                Row.atLeast(two / one, 1.6)));
+        double listing = median(times.get("local[2] listing"));
+        double binary = median(times.get("local[2] binaryFile"));
+        rows.add(new Row("10e listing query vs binaryFile with content, both local[2] (s)", String.format("%.2f s", listing),
+                String.format("%.2f s", binary), String.format("%.1f", binary / listing), ">= 10",
+                Row.atLeast(binary / listing, 10)));
+        return rows;
+    }
+
+    private static Row versus(String title, double ours, double walk, double oneCore, double target, boolean judged) {
+        double ratio = ours / walk;
+        return new Row(title, String.format("%.0f (local[1] %.0f)", ours, oneCore), String.format("%.0f", walk),
+                String.format("%.2f", ratio), judged ? ">= " + target : "", judged ? Row.atLeast(ratio, target)
+                : Row.Verdict.INFO);
+    }
+
+    private static double rate(Map<String, List<Double>> times, String variant, long records) {
+        return records / median(times.get(variant));
+    }
+
+    private static double median(List<Double> values) {
+        if (values == null || values.isEmpty()) {
+            throw new IllegalStateException("no measurement in the Spark run");
+        }
+        return Context.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** Runs {@link SparkBench} in a child JVM; returns its times per variant. */
+    private static Map<String, List<Double>> child(Path dir, int rounds, long records) throws Exception {
+        String classPath = System.getProperty("containerfs.sparkClasspath") + java.io.File.pathSeparator
+                + Path.of(SparkScenarios.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx3g", "-XX:+UseG1GC"));
+        command.addAll(List.of(SPARK_JVM_FLAGS.split(" ")));
+        command.addAll(List.of("-cp", classPath, SparkBench.class.getName(), dir.toString(), String.valueOf(rounds),
+                String.valueOf(records)));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.startsWith("TIME ")) {
+                    String[] f = line.substring(5).split("\\|");
+                    times.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[1]));
+                    Context.log("  %s: %s s (%s rows, %s s CPU)", f[0], f[1], f[2], f[3]);
+                }
+            }
+        }
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("the Spark bench JVM failed (exit " + p.exitValue() + ")");
+        }
+        return times;
+    }
+
+    /** What Spark 4 needs opened on Java 17+ (the flags its launcher passes). */
+    static final String SPARK_JVM_FLAGS = "--add-opens=java.base/java.lang=ALL-UNNAMED "
+            + "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED "
+            + "--add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED "
+            + "--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED "
+            + "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED "
+            + "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED "
+            + "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED "
+            + "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED "
+            + "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false "
+            + "-Dio.netty.tryReflectionSetAccessible=true --sun-misc-unsafe-memory-access=allow";
+}

@@ -1,0 +1,47 @@
+package org.containerfs.spark;
+
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** The columns of the fixed schema: one row per file of a container's tree. */
+enum Column {
+    /** The container's URI (the Hadoop path, qualified, without user info). */
+    CONTAINER("container"),
+    /** The file's path in the container's tree ({@code /msg01/rec01.xlf-info}). */
+    PATH("path"),
+    /** The container's format ({@code lime}, {@code gsd}, {@code scda}, {@code sion}, {@code g3}). */
+    FORMAT("format"),
+    /** The file's size in bytes, as listed. */
+    SIZE("size"),
+    /** The format's attribute view of the file, byte[] values as lower-case hex. */
+    ATTRIBUTES("attributes"),
+    /** The file's bytes; read only when selected. */
+    CONTENT("content");
+
+    /** The schema every containerfs read has. */
+    static final StructType SCHEMA = new StructType(new StructField[] {
+        DataTypes.createStructField(Column.CONTAINER.field, DataTypes.StringType, false),
+        DataTypes.createStructField(Column.PATH.field, DataTypes.StringType, false),
+        DataTypes.createStructField(Column.FORMAT.field, DataTypes.StringType, false),
+        DataTypes.createStructField(Column.SIZE.field, DataTypes.LongType, false),
+        DataTypes.createStructField(Column.ATTRIBUTES.field,
+                DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false), false),
+        DataTypes.createStructField(Column.CONTENT.field, DataTypes.BinaryType, false),
+    });
+
+    final String field;
+
+    Column(String field) {
+        this.field = field;
+    }
+
+    static Column of(String field) {
+        for (Column c : values()) {
+            if (c.field.equalsIgnoreCase(field)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("containerfs has no column " + field + "; it has " + SCHEMA.simpleString());
+    }
+}

@@ -1,0 +1,31 @@
+package org.containerfs.spark;
+
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.util.Map;
+import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.hadoop.HadoopContainerInput;
+
+/** Opens a container's tree, read-only, from its Hadoop input. */
+final class ContainerOpener {
+    private ContainerOpener() {}
+
+    /** The file system owns {@code input}: closing it closes the input (a failed open closes it at once). */
+    static FileSystem open(HadoopContainerInput input, Map<String, ?> env) throws IOException {
+        return ContainerFileSystems.open(input, env);
+    }
+
+    /**
+     * Fails when this JVM sees no container format. The JDK finds NIO file system providers on the system
+     * class path only, and Spark loads {@code --jars} in a class loader of its own: without this check every
+     * file would be skipped as "not a container" and a read would silently return no rows.
+     */
+    static void checkFormatsInstalled() throws IOException {
+        if (ContainerFileSystems.providers().isEmpty()) {
+            throw new IOException("containerfs: no container format is installed in this JVM: Java finds file system "
+                    + "providers on the system class path only, so the containerfs jar must be there as well as in "
+                    + "--jars: spark-submit --driver-class-path containerfs-spark-VERSION-all.jar "
+                    + "--conf spark.executor.extraClassPath=containerfs-spark-VERSION-all.jar --jars containerfs-spark-VERSION-all.jar (docs/spark.md)");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.containerfs.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sha2;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every corpus container of every format, read by Spark, equals the provider's own walk. */
+class CorpusReadTest {
+    static Path corpus(String format) {
+        return Path.of(System.getProperty("containerfs.corpus", "../provider/src/test/resources/corpus"), format)
+                .toAbsolutePath();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lime", "gsd", "scda", "sion", "g3"})
+    void rowsPathsSizesAndContentEqualTheProvidersWalk(String format) throws Exception {
+        Path dir = corpus(format);
+        List<ProviderWalk.Row> expected = ProviderWalk.walkDirectory(dir);
+        assertThat(expected).as("the corpus has %s records", format).hasSizeGreaterThan(5);
+
+        SparkSession spark = SparkSessions.local2();
+        Dataset<Row> rows = spark.read().format("containerfs").load(dir.toString())
+                .select(col("container"), col("path"), col("size"), sha2(col("content"), 256));
+        List<ProviderWalk.Row> actual = rows.collectAsList().stream()
+                .map(r -> new ProviderWalk.Row(new org.apache.hadoop.fs.Path(r.getString(0)).getName(), r.getString(1),
+                        r.getLong(2), r.getString(3)))
+                .toList();
+        assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(spark.read().format("containerfs").load(dir.toString()).count()).isEqualTo(expected.size());
+    }
+}

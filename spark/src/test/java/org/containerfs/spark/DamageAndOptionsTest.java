@@ -1,0 +1,109 @@
+package org.containerfs.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sha2;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Damaged containers, files that are no containers, and the read options. */
+class DamageAndOptionsTest {
+    @TempDir
+    static Path dir;
+    static SparkSession spark;
+
+    @BeforeAll
+    static void start() {
+        spark = SparkSessions.local2();
+    }
+
+    static List<String> paths(Dataset<Row> rows) {
+        return rows.select("path").collectAsList().stream().map(r -> r.getString(0)).sorted().toList();
+    }
+
+    @Test
+    void aTruncatedContainerGivesTheRowsOfItsGoodPrefix() throws IOException {
+        Path sound = LimeFiles.write(dir.resolve("sound.lime"), 10, 1000);
+        Path damaged = Files.createDirectories(dir.resolve("truncated")).resolve("truncated.lime");
+        Files.copy(sound, damaged);
+        // records are 144 + 1000 + 0 padding (1000 is a multiple of 8): cut inside record 7's payload
+        long cut = 6 * (144 + 1000) + 144 + 500;
+        try (FileChannel ch = FileChannel.open(damaged, StandardOpenOption.WRITE)) {
+            ch.truncate(cut);
+        }
+        List<ProviderWalk.Row> prefix = ProviderWalk.walk(sound).subList(0, 6);
+        Dataset<Row> read = spark.read().format("containerfs").load(damaged.toString());
+        List<String> shas = read.select(sha2(col("content"), 256)).collectAsList().stream().map(r -> r.getString(0)).toList();
+        assertThat(shas).containsExactlyInAnyOrderElementsOf(prefix.stream().map(ProviderWalk.Row::sha256).toList());
+        assertThat(read.count()).isEqualTo(6);
+        assertThat(paths(read)).containsExactlyElementsOf(prefix.stream().map(ProviderWalk.Row::path).toList());
+
+        assertThatThrownBy(() -> spark.read().format("containerfs").option("strict", "true").load(damaged.toString())
+                .select("content").collectAsList())
+                .hasStackTraceContaining("truncated.lime")
+                .hasStackTraceContaining("strict=true");
+    }
+
+    @Test
+    void filesThatAreNoContainersAreSkippedOrFailAStrictRead() throws IOException {
+        Path mixed = Files.createDirectories(dir.resolve("mixed"));
+        LimeFiles.write(mixed.resolve("a.lime"), 3, 16);
+        Files.writeString(mixed.resolve("notes.txt"), "not a container");
+        Files.writeString(mixed.resolve("_SUCCESS"), "");
+        assertThat(spark.read().format("containerfs").load(mixed.toString()).count()).isEqualTo(3);
+        assertThatThrownBy(() -> spark.read().format("containerfs").option("strict", "true").load(mixed.toString()).count())
+                .hasStackTraceContaining("notes.txt")
+                .hasStackTraceContaining("strict=true");
+        assertThat(spark.read().format("containerfs").option("format", "lime").load(mixed.toString()).count()).isEqualTo(3);
+        assertThat(spark.read().format("containerfs").option("format", "g3").load(mixed.toString()).count()).isZero();
+    }
+
+    @Test
+    void recordGlobPathGlobFilterAndRecursiveLookup() throws IOException {
+        Path tree = Files.createDirectories(dir.resolve("tree"));
+        LimeFiles.write(tree.resolve("a.lime"), 6, 16);
+        LimeFiles.write(tree.resolve("b.dat"), 6, 16);
+        LimeFiles.write(Files.createDirectories(tree.resolve("sub")).resolve("c.lime"), 6, 16);
+        assertThat(spark.read().format("containerfs").load(tree.toString()).count()).isEqualTo(12);
+        assertThat(spark.read().format("containerfs").option("recursiveFileLookup", "true").load(tree.toString()).count())
+                .isEqualTo(18);
+        assertThat(spark.read().format("containerfs").option("pathGlobFilter", "*.lime")
+                .option("recursiveFileLookup", "true").load(tree.toString()).count()).isEqualTo(12);
+        Dataset<Row> globbed = spark.read().format("containerfs").option("recordGlob", "/msg01/rec0[12].*")
+                .load(tree.resolve("a.lime").toString());
+        assertThat(paths(globbed)).containsExactly("/msg01/rec01.data-1", "/msg01/rec02.data-2");
+        assertThat(spark.read().format("containerfs").load(tree.resolve("*.lime").toString()).count()).isEqualTo(6);
+        assertThatThrownBy(() -> spark.read().format("containerfs").load(tree.resolve("missing").toString()).count())
+                .hasStackTraceContaining("does not exist");
+    }
+
+    @Test
+    void providerEnvKeysPassThrough() {
+        Path sion = CorpusReadTest.corpus("sion").resolve("multiblock_bs512.sion");
+        List<String> streams = paths(spark.read().format("containerfs").load(sion.toString()));
+        List<String> chunks = paths(spark.read().format("containerfs").option("chunks", "true").load(sion.toString()));
+        assertThat(streams).allMatch(p -> p.matches("/task\\d{6}"));
+        assertThat(chunks).allMatch(p -> p.matches("/task\\d{6}/chunk\\d{6}")).hasSizeGreaterThan(streams.size());
+    }
+
+    @Test
+    void attributesAreTheFormatsViewWithBytesAsHex() {
+        Row rec = spark.read().format("containerfs").load(CorpusReadTest.corpus("lime").resolve("cl2qcd_conf.00200").toString())
+                .where(col("path").equalTo("/msg01/rec01.xlf-info")).select("attributes").first();
+        java.util.Map<String, String> attributes = rec.getJavaMap(0);
+        assertThat(attributes).containsEntry("type", "786c662d696e666f").containsEntry("length", "241")
+                .containsKey("headerOffset");
+    }
+}

@@ -1,0 +1,76 @@
+package org.containerfs.spark;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.containerfs.core.ContainerFileSystems;
+
+/**
+ * The reference the Spark reads are compared with: the provider's own walk of the same files through the
+ * plain Path API (file name, tree path, size, SHA-256 of the content). A file that does not open gives no
+ * rows; a record whose content cannot be read ends its container's rows (the good prefix).
+ */
+final class ProviderWalk {
+    private ProviderWalk() {}
+
+    /** One expected row, keyed by the container's file name (Spark shows the qualified URI). */
+    record Row(String file, String path, long size, String sha256) {
+        @Override
+        public String toString() {
+            return file + " " + path + " " + size + " " + sha256;
+        }
+    }
+
+    static List<Row> walkDirectory(Path dir) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                if (Files.isRegularFile(file)) {
+                    rows.addAll(walk(file));
+                }
+            }
+        }
+        return rows;
+    }
+
+    static List<Row> walk(Path file) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        FileSystem fs;
+        try {
+            fs = ContainerFileSystems.open(file);
+        } catch (IOException | RuntimeException notReadable) {
+            return rows;
+        }
+        try (fs; Stream<Path> tree = Files.walk(fs.getPath("/"))) {
+            for (Path p : (Iterable<Path>) tree::iterator) {
+                if (Files.isDirectory(p)) {
+                    continue;
+                }
+                byte[] content;
+                try {
+                    content = Files.readAllBytes(p);
+                } catch (IOException damaged) {
+                    break;
+                }
+                rows.add(new Row(file.getFileName().toString(), p.toString(), Files.size(p), sha256(content)));
+            }
+        }
+        return rows;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -16,16 +16,14 @@ final class ContainerOpener {
     }
 
     /**
-     * Fails when this JVM sees no container format. The JDK finds NIO file system providers on the system
-     * class path only, and Spark loads {@code --jars} in a class loader of its own: without this check every
-     * file would be skipped as "not a container" and a read would silently return no rows.
+     * Fails when this JVM sees no container format (a jar built without its service registrations, say):
+     * without this check every file would be skipped as "not a container" and a read would silently
+     * return no rows.
      */
     static void checkFormatsInstalled() throws IOException {
         if (ContainerFileSystems.providers().isEmpty()) {
-            throw new IOException("containerfs: no container format is installed in this JVM: Java finds file system "
-                    + "providers on the system class path only, so the containerfs jar must be there as well as in "
-                    + "--jars: spark-submit --driver-class-path containerfs-spark-VERSION-all.jar "
-                    + "--conf spark.executor.extraClassPath=containerfs-spark-VERSION-all.jar --jars containerfs-spark-VERSION-all.jar (docs/spark.md)");
+            throw new IOException("containerfs: no container format is registered in this JVM: the containerfs jar "
+                    + "(containerfs-spark-VERSION-all.jar, passed with --jars) holds them in META-INF/services (docs/spark.md)");
         }
     }
 }

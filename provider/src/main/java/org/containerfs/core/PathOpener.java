@@ -192,7 +192,8 @@ final class PathOpener {
             if (request.writable()) {
                 lock = lockForWriting(channel, path);
             }
-            ContainerSource source = new ContainerSource(path, channel, request.options(), request.writable());
+            ContainerSource source = new ContainerSource(path, channel, request.options(), request.writable(),
+                    () -> request.writable() || WriteSupport.allowsWritesBeside(path));
             boolean empty = request.writable() && (stagingName != null || channel.size() == 0);
             Container container = openContainer(format, source, empty);
             // an object behind the block cache is not watched for growth unless asked: every check is a request

@@ -21,6 +21,19 @@ import java.util.EnumSet;
 final class WriteSupport {
     private WriteSupport() {}
 
+    /**
+     * Whether files may be written beside {@code path} (a G3 {@code .zidx} index, say): on a file system
+     * where containers could be written, not on an object store. Only reads, and only when asked.
+     */
+    static boolean allowsWritesBeside(Path path) {
+        try {
+            check(path, true);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Throws {@link AccessDeniedException} saying what was refused, why and what to do, or returns. */
     static void check(Path path, boolean exists) throws IOException {
         if (path.getFileSystem() == FileSystems.getDefault()) {

@@ -19,7 +19,8 @@ import org.containerfs.spi.ContainerSource;
  * The persisted index of a .g3.gz: frame index plus restart points (with their 32 KiB windows), so a
  * second open reads no compressed data at all. Enabled by env {@code gzipIndex=true} (file
  * {@code <name>.zidx} beside the container) or {@code gzipIndexDir=<directory>} (same name there, on the
- * container's file system). It is used only if it records the container's current size and
+ * container's file system; a local directory for a container in an object store, beside which nothing is
+ * ever written). It is used only if it records the container's current size and
  * modification time and the same restart span; otherwise the file is scanned and the index rewritten.
  * A CRC-32C of all its bytes ends the file: a damaged index is ignored (and rewritten), never trusted,
  * since its offsets decide which bytes a read returns.
@@ -44,15 +45,17 @@ final class IndexStore {
             return null;
         }
         String name = source.fileName() + ".zidx";
-        if (source.path() == null) {
-            // read through a ContainerInput (an object store): never write anything beside the object
+        if (!source.canWriteBeside()) {
+            // an object store (an input, or an NIO path without in-place writes): never write beside the
+            // object; a gzipIndexDir is a local directory, and without one the core's index cache keeps it
             if (dir == null) {
                 throw new java.nio.file.AccessDeniedException(source.name(), null, "env gzipIndex=true would write "
-                        + name + " beside the container, which is read through a read-only input; "
-                        + "use gzipIndexDir=<local directory> instead");
+                        + name + " beside the container, in a store that is only read; nothing was written. "
+                        + "Leave it out (the local index cache keeps this index) or give gzipIndexDir=<local directory>");
             }
-            return new IndexStore(Path.of(dir).resolve(name), source.channel().size(),
-                    source.input().lastModified().toMillis());
+            long mtime = source.path() == null ? source.input().lastModified().toMillis()
+                    : Files.getLastModifiedTime(source.path()).toMillis();
+            return new IndexStore(Path.of(dir).resolve(name), source.channel().size(), mtime);
         }
         Path at = dir != null ? source.path().getFileSystem().getPath(dir).resolve(name) : source.sibling(name);
         return new IndexStore(at, source.channel().size(), Files.getLastModifiedTime(source.path()).toMillis());

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
+import java.util.function.BooleanSupplier;
 import org.containerfs.storage.ContainerInput;
 
 /**
@@ -23,13 +24,26 @@ public final class ContainerSource {
     private final ContainerChannel channel;
     private final FormatOptions options;
     private final boolean writable;
+    private final BooleanSupplier writesBeside;
+    private Boolean mayWriteBeside;
 
     public ContainerSource(Path path, ContainerChannel channel, FormatOptions options, boolean writable) {
+        this(path, channel, options, writable, () -> true);
+    }
+
+    /**
+     * As above; {@code writesBeside} answers (when first asked) whether files may be written next to the
+     * container: false on an object store reached through an NIO provider, where such a "file" would be
+     * an upload into the bucket.
+     */
+    public ContainerSource(Path path, ContainerChannel channel, FormatOptions options, boolean writable,
+            BooleanSupplier writesBeside) {
         this.path = path;
         this.input = null;
         this.channel = channel;
         this.options = options;
         this.writable = writable;
+        this.writesBeside = writesBeside;
     }
 
     /**
@@ -42,6 +56,7 @@ public final class ContainerSource {
         this.channel = channel;
         this.options = options;
         this.writable = false;
+        this.writesBeside = () -> false;
     }
 
     /** The container file, or null when it is read through a {@link ContainerInput}. */
@@ -113,12 +128,23 @@ public final class ContainerSource {
 
     /**
      * Creates (or replaces) a file next to the container for writing, e.g. a temporary file to rename
-     * into place. Refused for a container read through an input: nothing is ever written beside it.
+     * into place. Refused ({@link ReadOnlyFileSystemException}) where {@link #canWriteBeside()} says no.
      */
     public Path sibling(String fileName) {
-        if (path == null) {
+        if (!canWriteBeside()) {
             throw new ReadOnlyFileSystemException();
         }
         return path.resolveSibling(fileName);
+    }
+
+    /**
+     * Whether files may be written next to the container: never for an input, never on an object store;
+     * where not, whatever a format persists goes to a local directory (or the core's index cache).
+     */
+    public synchronized boolean canWriteBeside() {
+        if (mayWriteBeside == null) {
+            mayWriteBeside = path != null && writesBeside.getAsBoolean();
+        }
+        return mayWriteBeside;
     }
 }

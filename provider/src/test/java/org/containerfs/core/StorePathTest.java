@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.containerfs.core.RecordingFileSystem.Kind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -102,6 +103,26 @@ class StorePathTest {
             try (FileSystem fs = ContainerFileSystems.provider("lime").newFileSystem(lime, Map.of("blockCache", true))) {
                 assertThat(fs.getPath("/msg01").toUri()).isEqualTo(URI.create("lime:recording:///conf.lime!/msg01"));
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"NO_FILE_CHANNEL", "NO_LOCKS"})
+    void aG3IndexIsNeverWrittenBesideAContainerInAStore(Kind kind, @TempDir Path local) throws IOException {
+        try (RecordingFileSystem store = new RecordingFileSystem(kind)) {
+            Path gz = store.file("/obs.g3.gz", corpus("g3", "simple-types.g3.gz"));
+            assertThatThrownBy(() -> ContainerFileSystems.provider("g3").newFileSystem(gz, Map.of("gzipIndex", true)))
+                    .isInstanceOf(AccessDeniedException.class)
+                    .hasMessageContaining("/obs.g3.gz")
+                    .hasMessageContaining("nothing was written");
+            assertThat(store.calls.mutating()).isEmpty();
+            // a gzipIndexDir is a local directory then, not a folder of the store
+            try (FileSystem fs = ContainerFileSystems.provider("g3").newFileSystem(gz,
+                    Map.of("gzipIndexDir", local.toString()))) {
+                assertThat(Files.list(fs.getPath("/")).count()).isPositive();
+            }
+            assertThat(local.resolve("obs.g3.gz.zidx")).isRegularFile();
+            assertThat(store.calls.mutating()).isEmpty();
         }
     }
 }

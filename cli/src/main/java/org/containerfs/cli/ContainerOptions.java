@@ -141,7 +141,8 @@ final class ContainerOptions {
         // the first open of a big container (a .g3.gz's index build) reads it whole: say how far it got
         // (only when the line is shown: the listener is called for every read of the opening scan)
         if (showProgress()) {
-            map.put(OpenProgress.ENV_KEY, progress("indexing " + name(container), -1));
+            map.put(OpenProgress.ENV_KEY, progress("indexing " + (S3Arguments.isS3(container)
+                    ? S3Arguments.display(container) : String.valueOf(container.getFileName())), -1));
         }
         if (strict) {
             map.put("strict", "true");

@@ -138,7 +138,7 @@ public final class MountCommand implements Callable<Integer> {
         try {
             fs = openContainer(container, readWrite, format, sync, openProgress);
         } catch (IOException | RuntimeException e) {
-            err.println("containerfs mount: cannot open " + containerName() + ": " + e.getMessage());
+            err.println("containerfs mount: cannot open " + shownName() + ": " + e.getMessage());
             return 1;
         }
         String mode = readWrite ? "read-write, appends only" : "read-only";
@@ -174,7 +174,7 @@ public final class MountCommand implements Callable<Integer> {
             }
         }, "containerfs-unmount");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("containerfs: mounted " + containerName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
+        out.println("containerfs: mounted " + shownName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
                 + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
         out.flush();
         session.awaitEnd();
@@ -229,7 +229,12 @@ public final class MountCommand implements Callable<Integer> {
         }
     }
 
-    /** The container as shown in messages and /proc/mounts: an absolute path, or s3://bucket/key. */
+    /** The container in messages: as the user named it (an s3:// object without credentials). */
+    private String shownName() {
+        return S3Arguments.isS3(container) ? S3Arguments.display(container) : container.toString();
+    }
+
+    /** The container in /proc/mounts and for a background child: an absolute path, or s3://bucket/key. */
     private String containerName() {
         return S3Arguments.isS3(container) ? S3Arguments.display(container)
                 : container.toAbsolutePath().normalize().toString();
@@ -324,7 +329,7 @@ public final class MountCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             if (FuseSession.isMounted(mp) && logSaysMounted(log, logStart, mp)) {
-                out.println("containerfs: mounted " + containerName() + " at " + mp + " in the background (pid " + child.pid()
+                out.println("containerfs: mounted " + shownName() + " at " + mp + " in the background (pid " + child.pid()
                         + ", log " + log + "); unmount with: containerfs umount " + mp);
                 return 0;
             }

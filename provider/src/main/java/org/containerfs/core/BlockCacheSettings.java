@@ -9,8 +9,8 @@ import org.containerfs.spi.FormatOptions;
  * @param blockSize the unit of streaming fetches: read-ahead and the index scans of formats fetch whole
  *     blocks aligned to it ({@code blockCacheBlockSize}, 1 MiB)
  * @param maxReadAhead how far ahead of a streaming reader bytes are fetched; the window starts at one
- *     block and doubles while the reader keeps streaming, and is fetched in requests of a share of it per
- *     fetch thread ({@code blockCacheReadAhead}, 32 MiB: requests of 8 MiB)
+ *     block and doubles while the reader keeps streaming, fetched in requests that grow with it up to half
+ *     of this ({@code blockCacheReadAhead}, 32 MiB: requests of 1, 2, 4, 8, 16 MiB)
  * @param alignment the largest rounding of a random read's range ({@code blockCacheAlignment}, 64 KiB); a read
  *     is never rounded by more than half its own length, so a random read moves less than twice its bytes
  * @param fetchThreads read-ahead requests in flight at once ({@code blockCacheThreads}, 4)

@@ -8,14 +8,15 @@ import org.containerfs.spi.FormatOptions;
  * @param cacheBytes memory the cache may hold, fetched and in flight ({@code blockCacheBytes}, 64 MiB)
  * @param blockSize the unit of streaming fetches: read-ahead and the index scans of formats fetch whole
  *     blocks aligned to it ({@code blockCacheBlockSize}, 1 MiB)
- * @param maxReadAhead how far ahead of a streaming reader blocks are fetched; the window starts at one
- *     block and doubles while the reader keeps streaming ({@code blockCacheReadAhead}, 8 MiB)
+ * @param maxReadAhead how far ahead of a streaming reader bytes are fetched; the window starts at one
+ *     block and doubles while the reader keeps streaming, fetched in requests that grow with it up to half
+ *     of this ({@code blockCacheReadAhead}, 32 MiB: requests of 1, 2, 4, 8, 16 MiB)
  * @param alignment the largest rounding of a random read's range ({@code blockCacheAlignment}, 64 KiB); a read
  *     is never rounded by more than half its own length, so a random read moves less than twice its bytes
- * @param fetchThreads requests in flight for read-ahead at once ({@code blockCacheThreads}, 4)
+ * @param fetchThreads read-ahead requests in flight at once ({@code blockCacheThreads}, 4)
  */
 record BlockCacheSettings(long cacheBytes, int blockSize, long maxReadAhead, int alignment, int fetchThreads) {
-    static final BlockCacheSettings DEFAULTS = new BlockCacheSettings(64L << 20, 1 << 20, 8L << 20, 64 << 10, 4);
+    static final BlockCacheSettings DEFAULTS = new BlockCacheSettings(64L << 20, 1 << 20, 32L << 20, 64 << 10, 4);
 
     BlockCacheSettings {
         if (blockSize < 4096 || Integer.bitCount(blockSize) != 1) {
@@ -42,7 +43,9 @@ record BlockCacheSettings(long cacheBytes, int blockSize, long maxReadAhead, int
         BlockCacheSettings d = DEFAULTS;
         return new BlockCacheSettings(options.getLong("blockCacheBytes", d.cacheBytes()),
                 toInt(options.getLong("blockCacheBlockSize", d.blockSize()), "blockCacheBlockSize"),
-                options.getLong("blockCacheReadAhead", d.maxReadAhead()),
+                // a smaller cache than the default gets a smaller default window, within its half
+                options.getLong("blockCacheReadAhead",
+                        Math.min(d.maxReadAhead(), options.getLong("blockCacheBytes", d.cacheBytes()) / 2)),
                 toInt(options.getLong("blockCacheAlignment", d.alignment()), "blockCacheAlignment"),
                 toInt(options.getLong("blockCacheThreads", d.fetchThreads()), "blockCacheThreads"));
     }

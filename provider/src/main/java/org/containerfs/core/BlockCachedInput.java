@@ -30,10 +30,12 @@ import org.containerfs.storage.InputIdentity;
  *   <li>A random read fetches the range it misses, rounded to an alignment that is at most
  *       {@code blockCacheAlignment} and at most half the missing length (so it moves less than twice its
  *       bytes); misses separated by little cached data are fetched as one range.</li>
- *   <li>A reader that streams (each read starting at or a little after the end of the previous one,
- *       as index scans and sequential reads do) gets whole aligned blocks, and blocks ahead of it are
- *       fetched on a small pool of threads; the window ahead doubles while it keeps streaming, up to
- *       {@code blockCacheReadAhead}.</li>
+ *   <li>A reader that streams (each read starting within the previous one or at most 4 KiB after its
+ *       end, four reads in a row, as index scans and sequential reads do) gets read-ahead: the window
+ *       ahead of it doubles with every read from one block up to {@code blockCacheReadAhead}, fetched in
+ *       requests the size of the window up to half the largest one (1, 2, 4, 8, 16 MiB by default),
+ *       queued on a small pool of threads before the read itself waits, so that the next ones download
+ *       while it copies from those that have arrived.</li>
  *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
  *       ranges go first); a read larger than a quarter of it goes straight to the input.</li>
  *   <li>Reads take no lock but the stream tracker's brief one: concurrent readers fetch concurrently
@@ -60,7 +62,8 @@ final class BlockCachedInput implements ContainerInput {
     BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
         this.input = input;
         this.settings = settings;
-        this.streams = new StreamTracker(settings.alignment(), settings.blockSize(), settings.maxReadAhead());
+        this.streams = new StreamTracker(Math.min(settings.alignment(), StreamTracker.NEAR), settings.blockSize(),
+                settings.maxReadAhead());
     }
 
     /** {@code input} behind a block cache if it is remote; a local input as it is. */
@@ -78,6 +81,8 @@ final class BlockCachedInput implements ContainerInput {
         final CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
         /** Set on every read and at first (a block fetched ahead must outlive older ones until it is read). */
         volatile boolean referenced = true;
+        /** A read-ahead range no reader has read yet: more read-ahead never evicts it to make room. */
+        volatile boolean unread;
 
         Extent(long start, int length) {
             this.start = start;
@@ -173,6 +178,10 @@ final class BlockCachedInput implements ContainerInput {
         if (want > settings.cacheBytes() / 4) {
             return readThrough(dst, position, want);
         }
+        if (window > 0) {
+            // queued before this read waits, so the next ranges download while it copies
+            readAhead(position, end + window, size, requestSize(window));
+        }
         int copied = 0;
         long cursor = position;
         while (cursor < end) {
@@ -188,14 +197,12 @@ final class BlockCachedInput implements ContainerInput {
                 break; // the input ended early (it shrank): return what there is
             }
             e.referenced = true;
+            e.unread = false;
             ByteBuffer src = data.duplicate();
             src.position(offset).limit(offset + n);
             dst.put(src);
             copied += n;
             cursor += n;
-        }
-        if (window > 0) {
-            readAhead(end, window, size);
         }
         return copied == 0 ? -1 : copied;
     }
@@ -297,7 +304,7 @@ final class BlockCachedInput implements ContainerInput {
         }
         heldBytes.addAndGet(length);
         evictionQueue.add(e);
-        evictDownTo(settings.cacheBytes());
+        evictDownTo(settings.cacheBytes(), false);
         return e;
     }
 
@@ -345,15 +352,19 @@ final class BlockCachedInput implements ContainerInput {
         }
     }
 
-    /** Drops least recently used ranges (never one in flight) until at most {@code target} bytes are held. */
-    private void evictDownTo(long target) {
+    /**
+     * Drops least recently used ranges (never one in flight; with {@code keepUnread}, as read-ahead
+     * making room for itself does, never read-ahead not read yet) until at most {@code target} bytes are
+     * held.
+     */
+    private void evictDownTo(long target, boolean keepUnread) {
         int rounds = evictionQueue.size() * 2 + 1;
         while (heldBytes.get() > target && rounds-- > 0) {
             Extent victim = evictionQueue.poll();
             if (victim == null) {
                 return;
             }
-            if (!victim.data.isDone() || victim.referenced) {
+            if (!victim.data.isDone() || victim.referenced || (keepUnread && victim.unread)) {
                 victim.referenced = false;
                 evictionQueue.add(victim);
                 continue;
@@ -364,36 +375,47 @@ final class BlockCachedInput implements ContainerInput {
         }
     }
 
-    /** Queues fetches of the blocks from {@code from} to {@code from + window} that are not there yet. */
-    private void readAhead(long from, long window, long size) {
+    /**
+     * The size of one read-ahead request: the window itself while it is small, so requests grow with it
+     * (one block, 2, 4, 8 blocks), up to half the largest window, so that when the window is largest two
+     * requests are in flight ahead of the reader. Fewer, larger requests measured faster than more,
+     * smaller ones at the same bytes ahead: each costs a round trip and the server's per-request work.
+     */
+    private long requestSize(long window) {
+        long largest = Math.max(settings.blockSize(), Long.highestOneBit(settings.maxReadAhead() / 2));
+        return Math.min(largest, Math.max(settings.blockSize(), Long.highestOneBit(window)));
+    }
+
+    /**
+     * Queues fetches, of {@code request} bytes each (ending on the block grid), of what is neither cached
+     * nor in flight from {@code from} to {@code limit}; stops where the memory bound would be passed.
+     */
+    private void readAhead(long from, long limit, long size, long request) {
         long block = settings.blockSize();
-        long limit = Math.min(size, from + window);
-        for (long b = Math.floorDiv(from, block) * block; b < limit && !closed; b += block) {
-            long start = b;
-            Extent at = covering(start);
+        long stopAt = Math.min(size, limit);
+        long pos = from;
+        while (pos < stopAt && !closed) {
+            Extent at = covering(pos);
             if (at != null) {
-                if (at.end() >= Math.min(size, b + block)) {
-                    continue;
-                }
-                start = at.end();
+                pos = at.end();
+                continue;
             }
-            long stop = Math.min(size, b + block);
-            Long following = extents.higherKey(start);
+            long stop = Math.min(size, Math.floorDiv(pos + request, block) * block);
+            Long following = extents.higherKey(pos);
             if (following != null && following < stop) {
                 stop = following;
             }
-            if (stop <= start) {
-                continue;
-            }
+            long length = stop - pos;
             // make room from what was read longest ago; if the room is all in flight or unread, wait
-            evictDownTo(settings.cacheBytes() - (stop - start));
-            if (heldBytes.get() + (stop - start) > settings.cacheBytes()) {
+            evictDownTo(settings.cacheBytes() - length, true);
+            if (heldBytes.get() + length > settings.cacheBytes()) {
                 return;
             }
-            Extent e = reserve(start, (int) (stop - start));
+            Extent e = reserve(pos, (int) length);
             if (e == null) {
-                continue;
+                continue; // another reader registered a range here just now: skip over it
             }
+            e.unread = true;
             try {
                 pool().execute(() -> {
                     try {
@@ -407,6 +429,7 @@ final class BlockCachedInput implements ContainerInput {
                 e.data.completeExceptionally(new ClosedChannelException());
                 return;
             }
+            pos = stop;
         }
     }
 
@@ -477,13 +500,16 @@ final class BlockCachedInput implements ContainerInput {
 
     /**
      * Recognises readers that stream: a read that goes on past where a recent read ended, starting
-     * within that read or at most {@code blockCacheAlignment} after it, continues that stream (sequential
-     * reads, and index scans that read header after header, or window after overlapping window). From
-     * the fourth read of a stream on, it reads ahead: random readers almost never make four such reads
-     * in a row, so their reads stay exact. The window starts at one block and doubles with every read,
-     * up to the maximum.
+     * within that read or at most {@link #NEAR} bytes after its end, continues that stream (sequential
+     * reads, and index scans that read header after header of small records, or window after
+     * overlapping window). From the fourth read of a stream on, it reads ahead. Random reads, even many
+     * in a small region (chunks of a GSD file), almost never land that close after one another four times
+     * in a row, so their reads stay exact. The window starts at one block and doubles with every read, up
+     * to the maximum.
      */
     static final class StreamTracker {
+        /** The largest gap between reads that still continues a stream. */
+        static final long NEAR = 4096;
         private static final int SLOTS = 16;
         private final long tolerance;
         private final long firstWindow;

@@ -34,9 +34,13 @@ class JsonOutputTest {
         json.fieldNames().forEachRemaining(names::add);
         assertThat(names).containsExactlyElementsOf(expected.keySet());
         for (Map.Entry<String, Object> e : expected.entrySet()) {
-            JsonNode node = json.get(e.getKey());
-            Object v = e.getValue();
-            String what = e.getKey() + "=" + node;
+            assertSameValue(json.get(e.getKey()), e.getValue(), e.getKey() + "=" + json.get(e.getKey()));
+        }
+    }
+
+    /** One value in its documented JSON form (docs/json.md): lists and arrays element by element, other objects as their text. */
+    private static void assertSameValue(JsonNode node, Object v, String what) {
+        {
             if (v instanceof byte[] bytes) {
                 assertThat(node.asText()).as(what).isEqualTo(HexFormat.of().formatHex(bytes));
             } else if (v instanceof Boolean b) {
@@ -47,8 +51,23 @@ class JsonOutputTest {
                 assertThat(node.isIntegralNumber() && node.longValue() == n.longValue()).as(what).isTrue();
             } else if (v instanceof String s) {
                 assertThat(node.isTextual() && node.textValue().equals(s)).as(what).isTrue();
+            } else if (v instanceof java.util.Collection<?> || (v != null && v.getClass().isArray())) {
+                List<Object> items = new ArrayList<>();
+                if (v instanceof java.util.Collection<?> c) {
+                    items.addAll(c);
+                } else {
+                    for (int i = 0; i < java.lang.reflect.Array.getLength(v); i++) {
+                        items.add(java.lang.reflect.Array.get(v, i));
+                    }
+                }
+                assertThat(node.isArray() && node.size() == items.size()).as(what).isTrue();
+                for (int i = 0; i < items.size(); i++) {
+                    assertSameValue(node.get(i), items.get(i), what + "[" + i + "]");
+                }
+            } else if (v == null) {
+                assertThat(node.isNull()).as(what).isTrue();
             } else {
-                assertThat(node).as(what).isNotNull();
+                assertThat(node.isTextual() && node.textValue().equals(v.toString())).as(what).isTrue();
             }
         }
     }

@@ -39,7 +39,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * A file system over jimfs that records every call that reaches it (stats, opens with their options,
  * reads, and every mutating call), as an object store would see them as requests; it can also lack
- * {@link FileChannel}s or refuse locks, as object-store NIO providers do.
+ * {@link FileChannel}s or refuse locks, as object-store NIO providers do. What no test needs (watch
+ * services, memory mapping, URI look-ups, principals) throws {@link UnsupportedOperationException}, the
+ * refusal the java.nio javadoc names for an optional operation.
  */
 final class RecordingFileSystem extends FileSystem {
     /** What the store offers. */

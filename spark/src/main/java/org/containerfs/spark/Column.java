@@ -36,6 +36,15 @@ enum Column {
         this.field = field;
     }
 
+    /** The schema of {@code columns}, in their order (what a scan reads). */
+    static StructType schemaOf(Column[] columns) {
+        StructField[] fields = new StructField[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            fields[i] = SCHEMA.fields()[columns[i].ordinal()];
+        }
+        return new StructType(fields);
+    }
+
     static Column of(String field) {
         for (Column c : values()) {
             if (c.field.equalsIgnoreCase(field)) {

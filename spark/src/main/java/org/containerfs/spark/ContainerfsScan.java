@@ -13,7 +13,6 @@ import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** A planned read: lists the containers on the driver once, then hands Spark one partition per task. */
@@ -31,17 +30,20 @@ final class ContainerfsScan implements Scan, Batch {
 
     @Override
     public StructType readSchema() {
-        StructField[] fields = new StructField[columns.length];
-        for (int i = 0; i < columns.length; i++) {
-            fields[i] = Column.SCHEMA.fields()[columns[i].ordinal()];
-        }
-        return new StructType(fields);
+        return Column.schemaOf(columns);
     }
 
     @Override
     public String description() {
         return "containerfs " + options.paths + " columns " + Arrays.stream(columns).map(c -> c.field)
                 .collect(Collectors.joining(",", "[", "]")) + " pushed " + Arrays.toString(filter.filters());
+    }
+
+    /** Decided by the columns read, the same for every partition (Spark need not ask each). */
+    @Override
+    public ColumnarSupportMode columnarSupportMode() {
+        return ContainerReaderFactory.columnar(options, columns) ? ColumnarSupportMode.SUPPORTED
+                : ColumnarSupportMode.UNSUPPORTED;
     }
 
     @Override

@@ -14,7 +14,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * The options of one read. Ours: {@code format}, {@code strict}, {@code recordGlob}, {@code pathGlobFilter},
- * {@code recursiveFileLookup}, {@code maxPartitionBytes}, {@code openCostInBytes}. Every option also goes
+ * {@code recursiveFileLookup}, {@code maxPartitionBytes}, {@code openCostInBytes}, {@code columnar},
+ * {@code columnarBatchSize}. Every option also goes
  * into the Hadoop configuration of the read (as Spark's file sources do: {@code fs.s3a.endpoint}, ...), and
  * every option that is not Spark's or Hadoop's goes to the provider as an env key (G3 {@code verify}, scda
  * {@code lenient}, SIONlib {@code chunks}, ...): opening is always read-only.
@@ -27,7 +28,10 @@ final class ReadOptions implements Serializable {
 
     /** Options that are ours or Spark's and mean nothing to the provider. */
     private static final Set<String> NOT_ENV = Set.of("path", "paths", "recordglob", "pathglobfilter",
-            "recursivefilelookup", "maxpartitionbytes", "opencostinbytes", "accessmode", "create");
+            "recursivefilelookup", "maxpartitionbytes", "opencostinbytes", "accessmode", "create", "columnar",
+            "columnarbatchsize");
+
+    static final int DEFAULT_COLUMNAR_BATCH_SIZE = 4096;
 
     final List<String> paths;
     /** Forced format, or null to detect each file's. */
@@ -38,14 +42,18 @@ final class ReadOptions implements Serializable {
     final boolean recursiveFileLookup;
     final long maxPartitionBytes;
     final long openCostInBytes;
+    /** Batches ({@code true}) or rows ({@code false}) forced; null: what measures faster for the columns read. */
+    final Boolean columnar;
+    /** Records per column batch, at most. */
+    final int columnarBatchSize;
     /** The env every container is opened with. */
     final Map<String, String> env;
     /** All options as given (case kept), for the Hadoop configuration. */
     final Map<String, String> all;
 
     private ReadOptions(List<String> paths, String format, boolean strict, String recordGlob, String pathGlobFilter,
-            boolean recursiveFileLookup, long maxPartitionBytes, long openCostInBytes, Map<String, String> env,
-            Map<String, String> all) {
+            boolean recursiveFileLookup, long maxPartitionBytes, long openCostInBytes, Boolean columnar,
+            int columnarBatchSize, Map<String, String> env, Map<String, String> all) {
         this.paths = paths;
         this.format = format;
         this.strict = strict;
@@ -54,6 +62,8 @@ final class ReadOptions implements Serializable {
         this.recursiveFileLookup = recursiveFileLookup;
         this.maxPartitionBytes = maxPartitionBytes;
         this.openCostInBytes = openCostInBytes;
+        this.columnar = columnar;
+        this.columnarBatchSize = columnarBatchSize;
         this.env = env;
         this.all = all;
     }
@@ -100,7 +110,33 @@ final class ReadOptions implements Serializable {
         env.putIfAbsent("refresh", "false");
         return new ReadOptions(Collections.unmodifiableList(paths), format, strict, options.get("recordGlob"),
                 options.get("pathGlobFilter"), options.getBoolean("recursiveFileLookup", false), maxPartitionBytes,
-                openCost, Collections.unmodifiableMap(env), Collections.unmodifiableMap(all));
+                openCost, columnar(options.get("columnar")), batchSize(options.get("columnarBatchSize")),
+                Collections.unmodifiableMap(env), Collections.unmodifiableMap(all));
+    }
+
+    private static Boolean columnar(String value) {
+        if (value == null || value.equalsIgnoreCase("auto")) {
+            return null;
+        }
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.valueOf(value.toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException("option columnar must be auto, true or false, got " + value);
+    }
+
+    private static int batchSize(String value) {
+        if (value == null) {
+            return DEFAULT_COLUMNAR_BATCH_SIZE;
+        }
+        try {
+            int size = Integer.parseInt(value.trim());
+            if (size > 0) {
+                return size;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw new IllegalArgumentException("option columnarBatchSize must be a positive number of records, got " + value);
     }
 
     private static long bytesOption(CaseInsensitiveStringMap options, String key, String sessionKey, long fallback) {

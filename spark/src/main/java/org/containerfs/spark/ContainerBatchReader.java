@@ -1,0 +1,130 @@
+package org.containerfs.spark;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Reads a task's records as column batches (the {@link RecordCursor} does the walking), written straight into
+ * Spark's on-heap vectors, which are reused from batch to batch. A batch holds the records of one container
+ * slice only, so {@code container} and {@code format} are one constant per batch, never a value per row; a
+ * batch ends at {@code columnarBatchSize} records or, with content selected, once it holds
+ * {@link #MAX_BATCH_CONTENT} bytes of it (large records never pile up in memory).
+ */
+final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
+    /** A batch stops growing once its content reaches this (it always holds at least one record). */
+    static final long MAX_BATCH_CONTENT = 32L << 20;
+
+    private final RecordCursor cursor;
+    private final Column[] columns;
+    private final int batchSize;
+    private final ColumnVector[] vectors;
+    private final ColumnarBatch batch;
+    /** The cursor stands on a record that the last batch had no room for (another slice, or a full batch). */
+    private boolean pending;
+
+    ContainerBatchReader(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
+            RecordFilter filter) {
+        this.cursor = new RecordCursor(slices, conf, options, columns, filter);
+        this.columns = columns;
+        this.batchSize = options.columnarBatchSize;
+        this.vectors = new ColumnVector[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            Column column = columns[c];
+            vectors[c] = column == Column.CONTAINER || column == Column.FORMAT
+                    ? new ConstantColumnVector(batchSize, DataTypes.StringType)
+                    : new OnHeapColumnVector(batchSize, Column.SCHEMA.fields()[column.ordinal()].dataType());
+        }
+        this.batch = new ColumnarBatch(vectors);
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        if (!pending && !cursor.next()) {
+            return false;
+        }
+        pending = false;
+        int slice = cursor.sliceNumber();
+        for (int c = 0; c < columns.length; c++) {
+            switch (columns[c]) {
+                case CONTAINER -> ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.container());
+                case FORMAT -> ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.format());
+                default -> ((WritableColumnVector) vectors[c]).reset();
+            }
+        }
+        int rows = 0;
+        long content = 0;
+        while (true) {
+            content += write(rows++);
+            if (rows == batchSize || content >= MAX_BATCH_CONTENT) {
+                pending = false;
+                break;
+            }
+            if (!cursor.next()) {
+                break;
+            }
+            if (cursor.sliceNumber() != slice) {
+                pending = true;
+                break;
+            }
+        }
+        batch.setNumRows(rows);
+        return true;
+    }
+
+    /** Writes the cursor's record as row {@code row} of the batch; returns the content bytes it holds. */
+    private long write(int row) {
+        long content = 0;
+        for (int c = 0; c < columns.length; c++) {
+            switch (columns[c]) {
+                case CONTAINER, FORMAT -> { }     // constants of the batch
+                case PATH -> ((WritableColumnVector) vectors[c]).putByteArray(row,
+                        cursor.path().getBytes(StandardCharsets.UTF_8));
+                case SIZE -> ((WritableColumnVector) vectors[c]).putLong(row, cursor.size());
+                case ATTRIBUTES -> putAttributes((WritableColumnVector) vectors[c], row, cursor.attributes());
+                case CONTENT -> {
+                    byte[] bytes = cursor.content();
+                    ((WritableColumnVector) vectors[c]).putByteArray(row, bytes, 0, bytes.length);
+                    content = bytes.length;
+                }
+            }
+        }
+        return content;
+    }
+
+    private static void putAttributes(WritableColumnVector map, int row, Map<String, Object> attributes) {
+        WritableColumnVector keys = (WritableColumnVector) map.getChild(0);
+        WritableColumnVector values = (WritableColumnVector) map.getChild(1);
+        int offset = keys.getElementsAppended();
+        for (Map.Entry<String, Object> e : attributes.entrySet()) {
+            byte[] key = e.getKey().getBytes(StandardCharsets.UTF_8);
+            byte[] value = RecordCursor.text(e.getValue()).getBytes(StandardCharsets.UTF_8);
+            keys.appendByteArray(key, 0, key.length);
+            values.appendByteArray(value, 0, value.length);
+        }
+        map.putArray(row, offset, attributes.size());
+    }
+
+    @Override
+    public ColumnarBatch get() {
+        return batch;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            cursor.close();
+        } finally {
+            batch.close();
+        }
+    }
+}

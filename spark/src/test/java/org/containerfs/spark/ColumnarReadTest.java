@@ -1,0 +1,152 @@
+package org.containerfs.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sha2;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Column batches and rows give the same rows, in the same order: every column of every corpus format, with
+ * pushed filters, a container split into record ranges, a damaged container, and batches smaller than a
+ * container (so batch boundaries fall inside containers and at their ends). And a listing query does go
+ * through batches.
+ */
+class ColumnarReadTest {
+    @TempDir
+    static Path dir;
+    static SparkSession spark;
+
+    @BeforeAll
+    static void start() {
+        spark = SparkSessions.local2();
+    }
+
+    static Dataset<Row> read(String columnar, String batchSize, String... paths) {
+        return spark.read().format("containerfs").option("columnar", columnar).option("columnarBatchSize", batchSize)
+                .load(paths);
+    }
+
+    static final Column[] EVERY_COLUMN = {col("container"), col("path"), col("format"), col("size"), col("attributes"),
+        sha2(col("content"), 256)};
+    static final Column[] LISTING = {col("container"), col("path"), col("format"), col("size")};
+
+    /** Both ways, the rows of {@code query}: equal, in the same order; returns them. */
+    static List<Row> sameRowsBothWays(java.util.function.Function<Dataset<Row>, Dataset<Row>> query, String batchSize,
+            String... paths) {
+        List<Row> rows = query.apply(read("false", batchSize, paths)).collectAsList();
+        List<Row> batches = query.apply(read("true", batchSize, paths)).collectAsList();
+        assertThat(batches).containsExactlyElementsOf(rows);
+        assertThat(read("true", batchSize, paths).count()).isEqualTo(read("false", batchSize, paths).count());
+        return rows;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lime", "gsd", "scda", "sion", "g3"})
+    void batchesAndRowsGiveTheSameRowsForEveryFormat(String format) {
+        String corpus = CorpusReadTest.corpus(format).toString();
+        for (String batchSize : new String[] {"4096", "3"}) {
+            List<Row> every = sameRowsBothWays(d -> d.select(EVERY_COLUMN), batchSize, corpus);
+            assertThat(every).hasSizeGreaterThan(5);
+            assertThat(sameRowsBothWays(d -> d.select(LISTING), batchSize, corpus)).hasSameSizeAs(every);
+            // only the columns the default choice reads in batches, in another order
+            assertThat(sameRowsBothWays(d -> d.select(col("size"), col("path")), batchSize, corpus)).hasSameSizeAs(every);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "path LIKE '/msg01%' AND size > 100",
+        "format IN ('lime', 'gsd')",
+        "container LIKE '%s08_ildg%' OR size = 0",
+        "NOT (format = 'lime') AND size <= 64",
+        "path > '/msg02' AND path <= '/msg04'",
+    })
+    void pushedFiltersGiveTheSameRowsBothWays(String condition) {
+        List<Row> rows = sameRowsBothWays(d -> d.where(condition).select(EVERY_COLUMN), "5",
+                CorpusReadTest.corpus("lime").toString(), CorpusReadTest.corpus("gsd").toString(),
+                CorpusReadTest.corpus("g3").toString());
+        assertThat(rows).isNotEmpty();
+        sameRowsBothWays(d -> d.where(condition).select(LISTING), "5", CorpusReadTest.corpus("lime").toString(),
+                CorpusReadTest.corpus("gsd").toString(), CorpusReadTest.corpus("g3").toString());
+    }
+
+    @Test
+    void aSplitContainerGivesTheRowsOfOnePartitionInBatches() throws IOException {
+        Path large = LimeFiles.write(dir.resolve("large.lime"), 40, 4096);
+        String split = String.valueOf(Files.size(large) / 6);
+        for (Column[] columns : List.of(EVERY_COLUMN, LISTING)) {
+            Dataset<Row> whole = read("false", "4096", large.toString()).select(columns);
+            Dataset<Row> batches = spark.read().format("containerfs").option("columnar", "true")
+                    .option("columnarBatchSize", "4").option("maxPartitionBytes", split).load(large.toString())
+                    .select(columns);
+            assertThat(batches.rdd().getNumPartitions()).isGreaterThanOrEqualTo(6);
+            assertThat(batches.collectAsList()).hasSize(40).containsExactlyElementsOf(whole.collectAsList());
+        }
+    }
+
+    @Test
+    void aDamagedContainerGivesItsGoodPrefixBothWays() throws IOException {
+        Path sound = LimeFiles.write(dir.resolve("sound.lime"), 10, 1000);
+        Path damaged = Files.createDirectories(dir.resolve("damaged")).resolve("truncated.lime");
+        Files.copy(sound, damaged);
+        try (FileChannel ch = FileChannel.open(damaged, StandardOpenOption.WRITE)) {
+            ch.truncate(6 * (144 + 1000) + 144 + 500);     // inside record 7's payload
+        }
+        assertThat(sameRowsBothWays(d -> d.select(EVERY_COLUMN), "4", damaged.toString())).hasSize(6);
+        assertThat(sameRowsBothWays(d -> d.select(LISTING), "4", damaged.toString())).hasSize(6);
+        // the corpus's own damaged files (truncated in a payload, in a header), beside sound ones
+        sameRowsBothWays(d -> d.select(EVERY_COLUMN), "2", CorpusReadTest.corpus("lime").resolve("s10_truncated_in_payload.lime")
+                .toString(), CorpusReadTest.corpus("lime").resolve("s11_truncated_in_header.lime").toString(),
+                sound.toString());
+    }
+
+    @Test
+    void aListingQueryReadsBatchesAndAContentQueryRows() {
+        String corpus = CorpusReadTest.corpus("lime").toString();
+        Dataset<Row> listing = spark.read().format("containerfs").load(corpus).select("path", "size", "container");
+        assertThat(listing.collectAsList()).hasSizeGreaterThan(50);
+        SparkPlan plan = listing.queryExecution().executedPlan();
+        BatchScanExec scan = find(plan, BatchScanExec.class);
+        assertThat(scan.supportsColumnar()).as("the scan reads batches: %s", plan).isTrue();
+        ColumnarToRowExec toRows = find(plan, ColumnarToRowExec.class);
+        assertThat(toRows.metrics().apply("numInputBatches").value()).as("batches the listing went through").isPositive();
+
+        Dataset<Row> content = spark.read().format("containerfs").load(corpus).select(sha2(col("content"), 256));
+        assertThat(content.collectAsList()).hasSizeGreaterThan(50);
+        assertThat(find(content.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isFalse();
+    }
+
+    /** The one node of {@code type} in a plan without exchanges (so not adaptive). */
+    static <T extends SparkPlan> T find(SparkPlan plan, Class<T> type) {
+        List<T> found = new ArrayList<>();
+        List<SparkPlan> todo = new ArrayList<>(List.of(plan));
+        while (!todo.isEmpty()) {
+            SparkPlan p = todo.remove(todo.size() - 1);
+            if (type.isInstance(p)) {
+                found.add(type.cast(p));
+            }
+            todo.addAll(scala.jdk.javaapi.CollectionConverters.asJava(p.children()));
+        }
+        assertThat(found).as("%s in %s", type.getSimpleName(), plan).hasSize(1);
+        return found.get(0);
+    }
+}

@@ -23,27 +23,19 @@ final class ContainerReaderFactory implements PartitionReaderFactory {
         this.filter = filter;
     }
 
-    /** Every partition of a scan reads the same way: batches where they measure faster for its columns. */
+    /** Every partition of a scan reads the same way. */
     @Override
     public boolean supportColumnarReads(InputPartition partition) {
-        return columnar(options, columns);
+        return columnar(options);
     }
 
     /**
-     * Whether a read of {@code columns} goes in batches: as the {@code columnar} option says, else for the
-     * columns that measured faster that way (docs/spark.md): the cheap ones, {@code container}, {@code path},
-     * {@code format}, {@code size} (and none at all, as {@code count()}).
+     * Whether a read goes in batches: as the {@code columnar} option says, else always. Batches measured at
+     * least as fast as rows for every query shape of the bench (count, listing, attributes, content; docs/spark.md),
+     * so rows are what {@code columnar=false} asks for.
      */
-    static boolean columnar(ReadOptions options, Column[] columns) {
-        if (options.columnar != null) {
-            return options.columnar;
-        }
-        for (Column c : columns) {
-            if (c == Column.ATTRIBUTES || c == Column.CONTENT) {
-                return false;
-            }
-        }
-        return true;
+    static boolean columnar(ReadOptions options) {
+        return options.columnar == null || options.columnar;
     }
 
     @Override

@@ -14,8 +14,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Reads a task's records as rows (the {@link RecordCursor} does the walking). Rows go through one reused
- * {@link UnsafeProjection}: nothing per row but the row's own values. Used where batches measure no faster
- * (see {@link ContainerReaderFactory#supportColumnarReads}).
+ * {@link UnsafeProjection}: nothing per row but the row's own values. Used when the read asks for rows
+ * ({@code columnar=false}); batches are the default ({@link ContainerReaderFactory#columnar}).
  */
 final class ContainerRowReader implements PartitionReader<InternalRow> {
     private final RecordCursor cursor;

@@ -42,7 +42,7 @@ final class ContainerfsScan implements Scan, Batch {
     /** Decided by the columns read, the same for every partition (Spark need not ask each). */
     @Override
     public ColumnarSupportMode columnarSupportMode() {
-        return ContainerReaderFactory.columnar(options, columns) ? ColumnarSupportMode.SUPPORTED
+        return ContainerReaderFactory.columnar(options) ? ColumnarSupportMode.SUPPORTED
                 : ColumnarSupportMode.UNSUPPORTED;
     }
 

@@ -42,7 +42,7 @@ final class ReadOptions implements Serializable {
     final boolean recursiveFileLookup;
     final long maxPartitionBytes;
     final long openCostInBytes;
-    /** Batches ({@code true}) or rows ({@code false}) forced; null: what measures faster for the columns read. */
+    /** Batches ({@code true}) or rows ({@code false}); null: the default (batches). */
     final Boolean columnar;
     /** Records per column batch, at most. */
     final int columnarBatchSize;

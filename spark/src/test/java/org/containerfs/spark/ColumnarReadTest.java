@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Column batches and rows give the same rows, in the same order: every column of every corpus format, with
  * pushed filters, a container split into record ranges, a damaged container, and batches smaller than a
- * container (so batch boundaries fall inside containers and at their ends). And a listing query does go
- * through batches.
+ * container (so batch boundaries fall inside containers and at their ends). And queries do go through
+ * batches by default.
  */
 class ColumnarReadTest {
     @TempDir
@@ -120,19 +120,23 @@ class ColumnarReadTest {
     }
 
     @Test
-    void aListingQueryReadsBatchesAndAContentQueryRows() {
+    void queriesReadBatchesUnlessRowsAreAskedFor() {
         String corpus = CorpusReadTest.corpus("lime").toString();
         Dataset<Row> listing = spark.read().format("containerfs").load(corpus).select("path", "size", "container");
         assertThat(listing.collectAsList()).hasSizeGreaterThan(50);
         SparkPlan plan = listing.queryExecution().executedPlan();
-        BatchScanExec scan = find(plan, BatchScanExec.class);
-        assertThat(scan.supportsColumnar()).as("the scan reads batches: %s", plan).isTrue();
+        assertThat(find(plan, BatchScanExec.class).supportsColumnar()).as("the listing reads batches: %s", plan).isTrue();
         ColumnarToRowExec toRows = find(plan, ColumnarToRowExec.class);
         assertThat(toRows.metrics().apply("numInputBatches").value()).as("batches the listing went through").isPositive();
 
         Dataset<Row> content = spark.read().format("containerfs").load(corpus).select(sha2(col("content"), 256));
         assertThat(content.collectAsList()).hasSizeGreaterThan(50);
-        assertThat(find(content.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isFalse();
+        assertThat(find(content.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isTrue();
+
+        Dataset<Row> rows = spark.read().format("containerfs").option("columnar", "false").load(corpus)
+                .select("path", "size", "container");
+        assertThat(rows.collectAsList()).hasSizeGreaterThan(50);
+        assertThat(find(rows.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isFalse();
     }
 
     /** The one node of {@code type} in a plan without exchanges (so not adaptive). */

@@ -21,6 +21,7 @@ import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.containerfs.core.ContainerFileSystems;
 
 /**
@@ -64,7 +65,7 @@ public final class SparkBench {
             Map<String, Variant> queries = new LinkedHashMap<>();
             queries.put("local[" + cores + "] count", () -> containerfs(spark, p).count());
             queries.put("local[" + cores + "] listing", () -> {
-                containerfs(spark, p).agg(sum(col("size")), max(col("path")), max(col("container"))).first();
+                listing(containerfs(spark, p));
                 return records;
             });
             queries.put("local[" + cores + "] sha2", () -> {
@@ -76,6 +77,42 @@ public final class SparkBench {
                     spark.read().format("binaryFile").load(p).agg(max(sha2(col("content"), 256))).first();
                     return files.size();
                 });
+                // the same queries forced through rows and through column batches (the default picks per query)
+                for (String columnar : new String[] {"false", "true"}) {
+                    String way = columnar.equals("true") ? "batches" : "rows";
+                    queries.put("local[2] count " + way, () -> containerfs(spark, p, columnar).count());
+                    queries.put("local[2] listing " + way, () -> {
+                        listing(containerfs(spark, p, columnar));
+                        return records;
+                    });
+                    queries.put("local[2] attributes " + way, () -> {
+                        containerfs(spark, p, columnar).agg(sum(functions.size(col("attributes")))).first();
+                        return records;
+                    });
+                    queries.put("local[2] sha2 " + way, () -> {
+                        containerfs(spark, p, columnar).agg(max(sha2(col("content"), 256))).first();
+                        return records;
+                    });
+                }
+                // where the listing's time goes: the floors under it
+                int partitions = containerfs(spark, p).rdd().getNumPartitions();
+                queries.put("local[2] empty job", () -> {
+                    // Spark's own cost of as many tasks as the listing has, doing nothing
+                    new org.apache.spark.api.java.JavaSparkContext(spark.sparkContext())
+                            .parallelize(java.util.Collections.nCopies(partitions, 0), partitions).foreach(x -> { });
+                    return 0;
+                });
+                queries.put("local[2] indexes only", () -> {
+                    // every container opened and its tree listed, no record passing a pushed filter on the listed
+                    // size: the listing without rows
+                    spark.read().format("containerfs").load(p).where(col("size").lt(0)).count();
+                    return 0;
+                });
+                queries.put("local[2] binaryFile listing", () -> {
+                    listing(spark.read().format("binaryFile").load(p).select(col("path"), col("length").as("size"),
+                            col("path").as("container")));
+                    return files.size();
+                });
             }
             measure(queries, rounds);
             spark.stop();
@@ -84,6 +121,15 @@ public final class SparkBench {
 
     static Dataset<Row> containerfs(SparkSession spark, String path) {
         return spark.read().format("containerfs").load(path);
+    }
+
+    static Dataset<Row> containerfs(SparkSession spark, String path, String columnar) {
+        return spark.read().format("containerfs").option("columnar", columnar).load(path);
+    }
+
+    /** The listing query: path, size and container of every record, aggregated on the executors. */
+    static void listing(Dataset<Row> rows) {
+        rows.agg(sum(col("size")), max(col("path")), max(col("container"))).first();
     }
 
     /** A measured action; returns the rows (records) it went through. */

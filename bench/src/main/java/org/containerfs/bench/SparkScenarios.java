@@ -15,7 +15,9 @@ import java.util.Map;
  * local[1] and local[2] against a single-thread walk of the same containers through the provider, and a
  * listing against Spark's {@code binaryFile} with content (what users read to get at records today). The
  * measuring runs in a child JVM ({@link SparkBench}) with Spark on its class path, which bench/run builds
- * and passes as {@code -Dcontainerfs.sparkClasspath}.
+ * and passes as {@code -Dcontainerfs.sparkClasspath}. Also: each query shape through column batches and
+ * through rows (the data source's {@code columnar} option), and the floors under the listing (an empty job of as
+ * many tasks, every index listed with no row passing, {@code binaryFile} without content).
  */
 final class SparkScenarios implements FormatScenarios {
     static final int RECORD_BYTES = 1024;
@@ -37,7 +39,8 @@ final class SparkScenarios implements FormatScenarios {
 
     @Override
     public List<String> titles() {
-        return List.of("10a count()", "10b listing", "10c sha2(content)", "10d 1 -> 2 cores", "10e listing vs binaryFile");
+        return List.of("10a count()", "10b listing", "10c sha2(content)", "10d 1 -> 2 cores", "10e listing vs binaryFile",
+                "10f batches vs rows", "10g listing floors");
     }
 
     @Override
@@ -73,7 +76,29 @@ final class SparkScenarios implements FormatScenarios {
         rows.add(new Row("10e listing query vs binaryFile with content, both local[2] (s)", String.format("%.2f s", listing),
                 String.format("%.2f s", binary), String.format("%.1f", binary / listing), ">= 10",
                 Row.atLeast(binary / listing, 10)));
+        for (String shape : List.of("count", "listing", "attributes", "sha2")) {
+            rows.add(new Row("10f " + shape + ": column batches vs rows, both local[2] (s; ratio: median of each round's rows/batches)",
+                    String.format("%.2f s", median(times.get("local[2] " + shape + " batches"))),
+                    String.format("%.2f s", median(times.get("local[2] " + shape + " rows"))),
+                    String.format("%.2f", perRound(times, "local[2] " + shape + " rows", "local[2] " + shape + " batches")),
+                    "", Row.Verdict.INFO));
+        }
+        rows.add(new Row("10g listing floors, local[2] (s): an empty job of as many tasks | every index listed, no row"
+                + " | binaryFile without content", String.format("%.3f | %.3f | %.3f s", median(times.get("local[2] empty job")),
+                        median(times.get("local[2] indexes only")), median(times.get("local[2] binaryFile listing"))),
+                String.format("%.2f s", listing), "", "", Row.Verdict.INFO));
         return rows;
+    }
+
+    /** The median over rounds of {@code numerator}'s time divided by {@code denominator}'s in the same round. */
+    private static double perRound(Map<String, List<Double>> times, String numerator, String denominator) {
+        List<Double> a = times.get(numerator);
+        List<Double> b = times.get(denominator);
+        double[] ratios = new double[Math.min(a.size(), b.size())];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = a.get(i) / b.get(i);
+        }
+        return Context.median(ratios);
     }
 
     private static Row versus(String title, double ours, double walk, double oneCore, double target, boolean judged) {

@@ -30,12 +30,12 @@ final class ContainerReaderFactory implements PartitionReaderFactory {
     }
 
     /**
-     * Whether a read goes in batches: as the {@code columnar} option says, else always. Batches measured at
-     * least as fast as rows for every query shape of the bench (count, listing, attributes, content; docs/spark.md),
-     * so rows are what {@code columnar=false} asks for.
+     * Whether a read goes in batches: unless the {@code columnar} option says {@code false}. Batches measured
+     * at least as fast as rows for every query shape of the bench (count, listing, attributes, content;
+     * docs/spark.md).
      */
     static boolean columnar(ReadOptions options) {
-        return options.columnar == null || options.columnar;
+        return options.columnar;
     }
 
     @Override

@@ -42,8 +42,8 @@ final class ReadOptions implements Serializable {
     final boolean recursiveFileLookup;
     final long maxPartitionBytes;
     final long openCostInBytes;
-    /** Batches ({@code true}) or rows ({@code false}); null: the default (batches). */
-    final Boolean columnar;
+    /** Column batches (the default) or rows ({@code false}). */
+    final boolean columnar;
     /** Records per column batch, at most. */
     final int columnarBatchSize;
     /** The env every container is opened with. */
@@ -52,7 +52,7 @@ final class ReadOptions implements Serializable {
     final Map<String, String> all;
 
     private ReadOptions(List<String> paths, String format, boolean strict, String recordGlob, String pathGlobFilter,
-            boolean recursiveFileLookup, long maxPartitionBytes, long openCostInBytes, Boolean columnar,
+            boolean recursiveFileLookup, long maxPartitionBytes, long openCostInBytes, boolean columnar,
             int columnarBatchSize, Map<String, String> env, Map<String, String> all) {
         this.paths = paths;
         this.format = format;
@@ -114,14 +114,14 @@ final class ReadOptions implements Serializable {
                 Collections.unmodifiableMap(env), Collections.unmodifiableMap(all));
     }
 
-    private static Boolean columnar(String value) {
-        if (value == null || value.equalsIgnoreCase("auto")) {
-            return null;
+    private static boolean columnar(String value) {
+        if (value == null || value.equalsIgnoreCase("true")) {
+            return true;
         }
-        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-            return Boolean.valueOf(value.toLowerCase(Locale.ROOT));
+        if (value.equalsIgnoreCase("false")) {
+            return false;
         }
-        throw new IllegalArgumentException("option columnar must be auto, true or false, got " + value);
+        throw new IllegalArgumentException("option columnar must be true or false, got " + value);
     }
 
     private static int batchSize(String value) {

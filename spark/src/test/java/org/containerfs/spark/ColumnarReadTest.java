@@ -3,6 +3,7 @@ package org.containerfs.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sha2;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -137,6 +138,13 @@ class ColumnarReadTest {
                 .select("path", "size", "container");
         assertThat(rows.collectAsList()).hasSizeGreaterThan(50);
         assertThat(find(rows.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isFalse();
+    }
+
+    @Test
+    void badColumnarOptionsAreRefusedByName() {
+        String lime = CorpusReadTest.corpus("lime").toString();
+        assertThatThrownBy(() -> read("sometimes", "4096", lime).count()).hasStackTraceContaining("option columnar");
+        assertThatThrownBy(() -> read("true", "0", lime).count()).hasStackTraceContaining("option columnarBatchSize");
     }
 
     /** The one node of {@code type} in a plan without exchanges (so not adaptive). */

@@ -7,7 +7,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
@@ -57,23 +59,32 @@ public final class S3aTestServer implements AutoCloseable {
         }
     }
 
-    /** A configuration reaching this server as {@code s3a://bucket/}, with a file system of its own (not cached). */
+    /**
+     * The Hadoop settings reaching this server as {@code s3a://bucket/}: as a Spark read's options, or in a
+     * {@link #configuration()}.
+     */
+    public Map<String, String> settings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+        settings.put("fs.s3a.endpoint", "http://127.0.0.1:" + proxy.getPort());
+        settings.put("fs.s3a.endpoint.region", "us-east-1");
+        settings.put("fs.s3a.path.style.access", "true");
+        settings.put("fs.s3a.connection.ssl.enabled", "false");
+        settings.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+        settings.put("fs.s3a.access.key", ACCESS_KEY);
+        settings.put("fs.s3a.secret.key", SECRET_KEY);
+        settings.put("fs.s3a.connection.establish.timeout", "2s");
+        settings.put("fs.s3a.connection.timeout", "10s");
+        settings.put("fs.s3a.connection.request.timeout", "20s");
+        settings.put("fs.s3a.attempts.maximum", "0");
+        settings.put("fs.s3a.retry.limit", "0");
+        return settings;
+    }
+
+    /** A configuration of {@link #settings()} alone (no Hadoop defaults files). */
     public Configuration configuration() {
         Configuration conf = new Configuration(false);
-        conf.set("fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
-        conf.setBoolean("fs.s3a.impl.disable.cache", true);
-        conf.set("fs.s3a.endpoint", "http://127.0.0.1:" + proxy.getPort());
-        conf.set("fs.s3a.endpoint.region", "us-east-1");
-        conf.setBoolean("fs.s3a.path.style.access", true);
-        conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
-        conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-        conf.set("fs.s3a.access.key", ACCESS_KEY);
-        conf.set("fs.s3a.secret.key", SECRET_KEY);
-        conf.set("fs.s3a.connection.establish.timeout", "2s");
-        conf.set("fs.s3a.connection.timeout", "10s");
-        conf.set("fs.s3a.connection.request.timeout", "20s");
-        conf.setInt("fs.s3a.attempts.maximum", 0);
-        conf.setInt("fs.s3a.retry.limit", 0);
+        settings().forEach(conf::set);
         return conf;
     }
 

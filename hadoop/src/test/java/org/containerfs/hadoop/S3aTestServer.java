@@ -54,7 +54,12 @@ public final class S3aTestServer implements AutoCloseable {
             }
         });
         proxy.start();
+        long deadline = System.nanoTime() + 10_000_000_000L;
         while (!"STARTED".equals(proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                proxy.stop();
+                throw new IllegalStateException("s3proxy did not start in 10 s: " + proxy.getState());
+            }
             Thread.sleep(10);
         }
     }

@@ -155,13 +155,7 @@ class HadoopContainerInputTest {
      */
     @Test
     void aRemoteStoreIsReadInBlocksNotOneRequestPerHeader() throws Exception {
-        Path file = dir.resolve("many.lime");
-        try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {
-            Files.createDirectory(fs.getPath("/msg01"));
-            for (int r = 1; r <= 20_000; r++) {
-                Files.write(fs.getPath("/msg01", String.format("rec%02d.t", r)), new byte[] {(byte) r, 2, 3, 4, 5, 6, 7, 8});
-            }
-        }
+        Path file = limeOfSmallRecords(dir.resolve("many.lime"), 20_000);
         Configuration conf = new Configuration();
         conf.set("fs.countfs.impl", CountingLocalFileSystem.class.getName());
         conf.setBoolean("fs.countfs.impl.disable.cache", true);
@@ -179,6 +173,17 @@ class HadoopContainerInputTest {
         assertThat(reads).isPositive().isLessThanOrEqualTo(16);
     }
 
+    /** A LIME file of {@code records} 8-byte records in one message, /msg01/rec01.t and on (152 bytes each). */
+    static Path limeOfSmallRecords(Path file, int records) throws Exception {
+        try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {
+            Files.createDirectory(fs.getPath("/msg01"));
+            for (int r = 1; r <= records; r++) {
+                Files.write(fs.getPath("/msg01", String.format("rec%02d.t", r)), new byte[] {(byte) r, 2, 3, 4, 5, 6, 7, 8});
+            }
+        }
+        return file;
+    }
+
     static Path corpus(String format) {
         return Path.of(System.getProperty("containerfs.corpus", "../provider/src/test/resources/corpus"), format);
     }
@@ -187,6 +192,20 @@ class HadoopContainerInputTest {
     @ParameterizedTest
     @ValueSource(strings = {"lime", "gsd", "scda", "sion", "g3"})
     void everyCorpusContainerOpensThroughTheHadoopInputAsThroughItsPath(String format) throws Exception {
+        Configuration conf = new Configuration();
+        assertEveryCorpusContainerOpensAlike(format, file -> HadoopContainerInput.open(hadoop(file.toAbsolutePath()), conf));
+    }
+
+    /** Opens a corpus file from the store under test. */
+    interface Opener {
+        HadoopContainerInput open(Path corpusFile) throws Exception;
+    }
+
+    /**
+     * Every container of {@code format} in the corpus that opens from its path has the same tree (paths, sizes,
+     * bytes) when opened through the input {@code opener} gives; at least five are compared.
+     */
+    static void assertEveryCorpusContainerOpensAlike(String format, Opener opener) throws Exception {
         int compared = 0;
         try (Stream<Path> files = Files.list(corpus(format))) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
@@ -194,7 +213,7 @@ class HadoopContainerInputTest {
                 if (expected == null) {
                     continue;
                 }
-                try (HadoopContainerInput in = HadoopContainerInput.open(hadoop(file.toAbsolutePath()), new Configuration())) {
+                try (HadoopContainerInput in = opener.open(file)) {
                     assertThat(tree(file, in)).as(file.toString()).isEqualTo(expected);
                 }
                 compared++;

@@ -417,36 +417,40 @@ final class GsdIndex {
 
     private void validate(long slot, long at, long frame, long n, long loc, int m, int id, int t, int flags,
             GsdHeader h, long fileSize) throws ContainerFormatException {
-        String entry = "index entry " + slot;
+        // the message prefix is built only for a throw: an open validates every entry
         if (flags != 0) {
-            throw new ContainerFormatException(file, at + 31, entry + ": flags 0, found " + flags);
+            throw new ContainerFormatException(file, at + 31, entry(slot) + ": flags 0, found " + flags);
         }
         int size = GsdHeader.typeSize(t);
         if (size == 0) {
-            throw new ContainerFormatException(file, at + 30, entry + ": a known type id (1-11), found " + t);
+            throw new ContainerFormatException(file, at + 30, entry(slot) + ": a known type id (1-11), found " + t);
         }
         if (id >= nameCount) {
-            throw new ContainerFormatException(file, at + 28, entry + ": a name id below the " + nameCount
+            throw new ContainerFormatException(file, at + 28, entry(slot) + ": a name id below the " + nameCount
                     + " names of the name list, found " + id);
         }
         if (frame < 0 || frame >= h.indexAllocated || frame > Integer.MAX_VALUE - 2) {
-            throw new ContainerFormatException(file, at, entry + ": a frame number below the index size "
+            throw new ContainerFormatException(file, at, entry(slot) + ": a frame number below the index size "
                     + h.indexAllocated + " (gsd's sanity bound), found " + Long.toUnsignedString(frame));
         }
         if (frame < lastFrame) {
-            throw new ContainerFormatException(file, at, entry + ": frame numbers that never decrease, found frame "
+            throw new ContainerFormatException(file, at, entry(slot) + ": frame numbers that never decrease, found frame "
                     + frame + " after frame " + lastFrame);
         }
         if (m <= 0) {
-            throw new ContainerFormatException(file, at + 24, entry + ": M >= 1, found " + Integer.toUnsignedString(m));
+            throw new ContainerFormatException(file, at + 24, entry(slot) + ": M >= 1, found " + Integer.toUnsignedString(m));
         }
         long rowBytes = (long) m * size;
         if (loc < 0 || n < 0 || loc > fileSize || n > (fileSize - loc) / rowBytes) {
-            throw new ContainerFormatException(file, at + 16, entry + " (frame " + frame + ", "
+            throw new ContainerFormatException(file, at + 16, entry(slot) + " (frame " + frame + ", "
                     + new String(names[id], StandardCharsets.UTF_8) + "): data of N=" + Long.toUnsignedString(n)
                     + " x M=" + m + " x " + size + " bytes at byte " + Long.toUnsignedString(loc)
                     + " inside the file of " + fileSize + " bytes");
         }
+    }
+
+    private static String entry(long slot) {
+        return "index entry " + slot;
     }
 
     /** Appends one entry (from the file or just committed by the writer). */

@@ -39,7 +39,8 @@ final class G3Scenarios implements FormatScenarios {
     @Override
     public List<String> titles() {
         return List.of("7 G3 .g3.gz random key read", "7 G3 .g3.gz first open", "7 G3 .g3.gz reopen",
-                "7 G3 open uncompressed", "7 G3 open+list uncompressed");
+                "7 G3 open uncompressed", "7 G3 open+list uncompressed",
+                "7 G3 open+walk uncompressed");
     }
 
     @Override
@@ -53,11 +54,11 @@ final class G3Scenarios implements FormatScenarios {
         Context.log("  %s uncompressed, %s compressed, in %.1f s", mib(layout.bytes()), mib(Files.size(gz)),
                 (System.nanoTime() - t0) / 1e9);
         Row open = openUncompressed(context, plain, frames, layout.bytes());
-        Row list = openAndListUncompressed(context, plain, frames);
+        List<Row> list = openAndListUncompressed(context, plain, frames);
         Files.delete(plain);
         List<Row> rows = new ArrayList<>(compressed(context, gz, frames, layout));
         rows.add(open);
-        rows.add(list);
+        rows.addAll(list);
         return rows;
     }
 
@@ -248,7 +249,7 @@ final class G3Scenarios implements FormatScenarios {
      * against the raw part of an open, a walk over the frames' headers, key and blob lengths with a
      * FileChannel (in 1 MiB windows, since frames of 10 KiB leave no bytes worth skipping).
      */
-    private Row openAndListUncompressed(Context context, Path plain, int frames) throws Exception {
+    private List<Row> openAndListUncompressed(Context context, Path plain, int frames) throws Exception {
         for (int i = 0; i < 5; i++) {
             listNames(plain, frames);
             rawFrameWalk(plain, frames);
@@ -259,9 +260,16 @@ final class G3Scenarios implements FormatScenarios {
         Map<String, double[]> t = context.inProcess(actions);
         double list = Context.median(t.get("containerfs"));
         double raw = Context.median(t.get("raw"));
-        return new Row("7 G3: open + list every name of that .g3 (raw: frame walk with FileChannel)",
+        // every frame of G3Inputs holds four keys
+        double walk = Context.median(context.inProcess(Map.of("walk", () -> LimeScenarios.openAndWalk(plain, frames * 4))).get("walk"));
+        return List.of(new Row("7 G3: open + list every name of that .g3 (raw: frame walk with FileChannel)",
                 String.format("%s (%.2f µs/frame)", LimeScenarios.seconds(list), list * 1e6 / frames),
-                LimeScenarios.seconds(raw), String.format("%.2f", raw / list), "report", Row.Verdict.INFO);
+                LimeScenarios.seconds(raw), String.format("%.2f", raw / list), ">= 0.5 (issue 16: <= 2x the raw walk)",
+                Row.unlessNoisy(Row.atLeast(raw / list, 0.5), t.get("raw"), t.get("containerfs"), context.measurements())),
+                new Row("7 G3: open + walk with attributes (Files.walkFileTree) of that .g3",
+                        String.format("%s (%.2f µs/frame)", LimeScenarios.seconds(walk), walk * 1e6 / frames),
+                        LimeScenarios.seconds(raw), String.format("%.2f", raw / walk), ">= 0.33 (<= 3x)",
+                        Row.atLeast(raw / walk, 1 / 3.0)));
     }
 
     private static void listNames(Path file, int frames) throws IOException {

@@ -155,8 +155,49 @@ final class G3Container implements Container {
         return Names.indexed("", frame, WIDTH) + "." + G3FrameTypes.name(typeCode);
     }
 
+    /**
+     * A listing names every frame and key: the ".Scan" suffix bytes and the encoded key names are made
+     * once (per type code, per interned key id) instead of once per name. Filled lazily; a race only
+     * computes a value twice (Strings and byte arrays here are never changed after they are stored).
+     */
+    private volatile byte[][] suffixByType = new byte[0][];
+    private volatile String[] componentByKeyId = new String[0];
+    private static final int CACHED_TYPE_CODES = 128;
+
+    private String cachedFrameName(int frame, int typeCode) {
+        if (typeCode < 0 || typeCode >= CACHED_TYPE_CODES) {
+            return frameName(frame, typeCode);
+        }
+        byte[][] suffixes = suffixByType;
+        byte[] suffix = typeCode < suffixes.length ? suffixes[typeCode] : null;
+        if (suffix == null) {
+            String s = "." + G3FrameTypes.name(typeCode);
+            if (!s.chars().allMatch(c -> c < 0x100)) {
+                return frameName(frame, typeCode);
+            }
+            suffix = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            byte[][] grown = java.util.Arrays.copyOf(suffixes, CACHED_TYPE_CODES);
+            grown[typeCode] = suffix;
+            suffixByType = grown;
+        }
+        return Names.indexed("", frame, WIDTH, suffix);
+    }
+
+    /** {@link Names#component} of the key with interned id {@code id}. */
+    private String keyComponent(int id) {
+        String[] names = componentByKeyId;
+        String name = id < names.length ? names[id] : null;
+        if (name == null) {
+            name = Names.component(index.keyById(id));
+            String[] grown = id < names.length ? names.clone() : java.util.Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
+            grown[id] = name;
+            componentByKeyId = grown;
+        }
+        return name;
+    }
+
     String frameName(int frame) {
-        return frameName(frame, frame < index.frames() ? index.frameType(frame) : staged.typeCode);
+        return cachedFrameName(frame, frame < index.frames() ? index.frameType(frame) : staged.typeCode);
     }
 
     @Override
@@ -344,7 +385,7 @@ final class G3Container implements Container {
             }
             if (raw != null) {
                 int id = index.keyIdOf(raw);
-                if (id < 0 || !Names.component(raw).equals(name)) {
+                if (id < 0 || !keyComponent(id).equals(name)) {
                     return null;
                 }
                 for (int e = index.firstEntry(frame); e < index.endEntry(frame); e++) {
@@ -431,7 +472,7 @@ final class G3Container implements Container {
 
         @Override
         public String name() {
-            return Names.component(index.key(entry));
+            return keyComponent(index.keyId(entry));
         }
 
         @Override

@@ -38,6 +38,14 @@ final class GsdContainer implements Container {
         }
     };
 
+    /**
+     * The shape last asked for, by frame: a walk asks for the same frame once per directory it lists or
+     * looks up below it, and this saves building the layout key each time. Cleared with the cache.
+     */
+    private volatile FrameShape lastShape;
+
+    private record FrameShape(int frame, GsdTree tree) {}
+
     /** Frames ended with no chunk by this writer: they exist while the file system is open (gsd drops trailing ones). */
     int emptyCommitted;
     /** The frame being written (mkdir'd, not committed yet), or null. */
@@ -71,6 +79,7 @@ final class GsdContainer implements Container {
     void invalidate() {
         synchronized (trees) {
             trees.clear();
+            lastShape = null;
         }
     }
 
@@ -91,9 +100,7 @@ final class GsdContainer implements Container {
 
     /** Where the last committed structure (data, index, name list) ends. */
     long committedEnd() {
-        GsdHeader h = index.header();
-        return Math.max(index.dataEnd(), Math.max(h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE,
-                h.namelistLocation + h.namelistAllocated * GsdHeader.NAME_SLOT));
+        return index.committedEnd();
     }
 
     /**
@@ -126,6 +133,10 @@ final class GsdContainer implements Container {
         if (staged != null && frame == staged.frame) {
             return staged.tree();
         }
+        GsdTree known = knownShape(frame);
+        if (known != null) {
+            return known;
+        }
         boolean onDisk = frame < index.frames();
         int first = onDisk ? index.frameFirst(frame) : 0;
         int end = onDisk ? index.frameEnd(frame) : 0;
@@ -141,8 +152,15 @@ final class GsdContainer implements Container {
                 t = GsdTree.build(items(frame, first, end));
                 trees.put(k, t);
             }
+            lastShape = new FrameShape(frame, t);
             return t;
         }
+    }
+
+    /** The shape of a committed frame if it is the one last asked for, else null. */
+    private GsdTree knownShape(int frame) {
+        FrameShape s = lastShape;
+        return s != null && s.frame() == frame && (staged == null || staged.frame != frame) ? s.tree() : null;
     }
 
     /** Slot of a leaf as an index entry number. */
@@ -306,7 +324,7 @@ final class GsdContainer implements Container {
         @Override
         public Node child(String name) {
             int f = parseFrame(name);
-            return f >= 0 && f < visibleFrames() ? new FrameDir(f, null) : null;
+            return f >= 0 && f < visibleFrames() ? new FrameDir(f, "", name) : null; // parseFrame took only the canonical spelling
         }
 
         @Override
@@ -403,6 +421,9 @@ final class GsdContainer implements Container {
 
         @Override
         public Node child(String name) {
+            if (knownShape(frame) != null) {
+                return wrap(dir().children.get(name)); // the shape is at hand: a hash lookup
+            }
             Node direct = directChild(this, name);
             if (direct != fallback) {
                 return direct;

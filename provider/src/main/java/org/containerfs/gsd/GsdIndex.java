@@ -25,6 +25,8 @@ final class GsdIndex {
     private GsdHeader header;
     /** The header's bytes as the last load or refresh read them: a change on disk means "refresh". */
     private byte[] headerBytes = new byte[0];
+    /** The header on disk matched {@link #headerBytes} with nothing past the committed end (see {@link #changedOnDisk}). */
+    private boolean headerSettled;
 
     // names: id = position in the list
     private byte[][] names = new byte[16][];
@@ -65,6 +67,7 @@ final class GsdIndex {
 
     void setHeader(GsdHeader h) {
         this.header = h;
+        headerSettled = false;
     }
 
     int entries() {
@@ -195,6 +198,7 @@ final class GsdIndex {
     void load(ContainerChannel channel) throws IOException {
         header = readHeader(channel);
         headerBytes = lastHeaderRead;
+        headerSettled = false;
         readNames(channel, header, true);
         readEntries(channel, header, channel.size(), true);
     }
@@ -218,13 +222,22 @@ final class GsdIndex {
      * the slot after the last known entry is no longer empty. Every commit does one or the other (gsd
      * writes the entries into existing zero slots, after moving the index or name list by a header
      * write when they outgrow their blocks), whatever the file size did, so a reader that looked
-     * between a writer's steps learns that it must look again. Two small reads.
+     * between a writer's steps learns that it must look again.
+     *
+     * <p>The header is compared until one look finds it unchanged with no byte past the committed end:
+     * from then on a move must first append its new block, which changes the size (the core refreshes
+     * on that without asking here), so only the next slot is read: one small read a call, where a walk
+     * asks once per directory. Called only after the core found the size unchanged since its last look.
      */
     boolean changedOnDisk(ContainerChannel channel) throws IOException {
-        ByteBuffer head = ByteBuffer.allocate(GsdHeader.SIZE);
-        int n = channel.readUpTo(head, 0);
-        if (n != headerBytes.length || !Arrays.equals(head.array(), 0, n, headerBytes, 0, n)) {
-            return true;
+        if (!headerSettled) {
+            ByteBuffer head = ByteBuffer.allocate(GsdHeader.SIZE);
+            int n = channel.readUpTo(head, 0);
+            if (n != headerBytes.length || !Arrays.equals(head.array(), 0, n, headerBytes, 0, n)) {
+                return true;
+            }
+            // the size now is the core's known size or more (then the core refreshes at its next look)
+            headerSettled = channel.size() == committedEnd();
         }
         GsdHeader h = header;
         if (entries >= h.indexAllocated) {
@@ -233,6 +246,13 @@ final class GsdIndex {
         ByteBuffer location = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         long at = h.indexLocation + (long) entries * GsdHeader.ENTRY_SIZE + 16;
         return channel.readUpTo(location, at) == 8 && location.getLong(0) != 0;
+    }
+
+    /** Where the last committed structure (data, index, name list) ends. */
+    long committedEnd() {
+        GsdHeader h = header;
+        return Math.max(dataEnd, Math.max(h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE,
+                h.namelistLocation + h.namelistAllocated * GsdHeader.NAME_SLOT));
     }
 
     /**
@@ -253,6 +273,7 @@ final class GsdIndex {
         }
         header = h;
         headerBytes = seen;
+        headerSettled = false;
         int beforeNames = nameCount;
         int before = entries;
         readNames(channel, h, false);
@@ -396,36 +417,40 @@ final class GsdIndex {
 
     private void validate(long slot, long at, long frame, long n, long loc, int m, int id, int t, int flags,
             GsdHeader h, long fileSize) throws ContainerFormatException {
-        String entry = "index entry " + slot;
+        // the message prefix is built only for a throw: an open validates every entry
         if (flags != 0) {
-            throw new ContainerFormatException(file, at + 31, entry + ": flags 0, found " + flags);
+            throw new ContainerFormatException(file, at + 31, entry(slot) + ": flags 0, found " + flags);
         }
         int size = GsdHeader.typeSize(t);
         if (size == 0) {
-            throw new ContainerFormatException(file, at + 30, entry + ": a known type id (1-11), found " + t);
+            throw new ContainerFormatException(file, at + 30, entry(slot) + ": a known type id (1-11), found " + t);
         }
         if (id >= nameCount) {
-            throw new ContainerFormatException(file, at + 28, entry + ": a name id below the " + nameCount
+            throw new ContainerFormatException(file, at + 28, entry(slot) + ": a name id below the " + nameCount
                     + " names of the name list, found " + id);
         }
         if (frame < 0 || frame >= h.indexAllocated || frame > Integer.MAX_VALUE - 2) {
-            throw new ContainerFormatException(file, at, entry + ": a frame number below the index size "
+            throw new ContainerFormatException(file, at, entry(slot) + ": a frame number below the index size "
                     + h.indexAllocated + " (gsd's sanity bound), found " + Long.toUnsignedString(frame));
         }
         if (frame < lastFrame) {
-            throw new ContainerFormatException(file, at, entry + ": frame numbers that never decrease, found frame "
+            throw new ContainerFormatException(file, at, entry(slot) + ": frame numbers that never decrease, found frame "
                     + frame + " after frame " + lastFrame);
         }
         if (m <= 0) {
-            throw new ContainerFormatException(file, at + 24, entry + ": M >= 1, found " + Integer.toUnsignedString(m));
+            throw new ContainerFormatException(file, at + 24, entry(slot) + ": M >= 1, found " + Integer.toUnsignedString(m));
         }
         long rowBytes = (long) m * size;
         if (loc < 0 || n < 0 || loc > fileSize || n > (fileSize - loc) / rowBytes) {
-            throw new ContainerFormatException(file, at + 16, entry + " (frame " + frame + ", "
+            throw new ContainerFormatException(file, at + 16, entry(slot) + " (frame " + frame + ", "
                     + new String(names[id], StandardCharsets.UTF_8) + "): data of N=" + Long.toUnsignedString(n)
                     + " x M=" + m + " x " + size + " bytes at byte " + Long.toUnsignedString(loc)
                     + " inside the file of " + fileSize + " bytes");
         }
+    }
+
+    private static String entry(long slot) {
+        return "index entry " + slot;
     }
 
     /** Appends one entry (from the file or just committed by the writer). */

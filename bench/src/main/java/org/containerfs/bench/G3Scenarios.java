@@ -289,7 +289,7 @@ final class G3Scenarios implements FormatScenarios {
         }
     }
 
-    /** The physical part of an open: every frame header, key length, key and blob length, and the CRC. */
+    /** The physical part of an open: every frame header, key length and blob length, stepping over keys, blobs and CRCs. */
     private static void rawFrameWalk(Path file, int expected) throws IOException {
         int count = 0;
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {

@@ -263,6 +263,7 @@ public final class FuseSession implements AutoCloseable {
             return;
         }
         operations.finish(); // staged files: committed or dropped before the container closes
+        log.info("requests served: " + operations.requestCounts());
         releaseWatcher();
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");

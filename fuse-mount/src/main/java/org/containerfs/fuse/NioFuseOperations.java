@@ -21,6 +21,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.cryptomator.jfuse.api.DirFiller;
 import org.cryptomator.jfuse.api.Errno;
 import org.cryptomator.jfuse.api.FileInfo;
@@ -86,6 +88,8 @@ public final class NioFuseOperations implements FuseOperations {
     private final int gid;
     private final List<String> xattrViews;
     private final AtomicLong nextHandle = new AtomicLong(1);
+    /** Requests served, by operation (what the kernel asked through libfuse; LOOKUPs arrive as getattr). */
+    private final Map<Operation, LongAdder> served = new EnumMap<>(Operation.class);
     private final Map<Long, Object> handles = new ConcurrentHashMap<>();
     /** Files being written, by FUSE path: visible to getattr/readdir before their commit. */
     private final Map<String, StagedFile> writing = new ConcurrentHashMap<>();
@@ -113,6 +117,9 @@ public final class NioFuseOperations implements FuseOperations {
         List<String> views = new ArrayList<>(new TreeSet<>(fs.supportedFileAttributeViews()));
         views.remove("basic");
         this.xattrViews = List.copyOf(views);
+        for (Operation op : Operation.values()) {
+            served.put(op, new LongAdder()); // filled once: the map is only read afterwards, from any thread
+        }
     }
 
     @Override
@@ -132,6 +139,26 @@ public final class NioFuseOperations implements FuseOperations {
                     Operation.UTIMENS, Operation.SET_XATTR, Operation.DESTROY));
         }
         return ops;
+    }
+
+    /**
+     * The requests this session has served so far, by operation (operations never asked are left out).
+     * libfuse's high-level API turns a kernel LOOKUP into {@link Operation#GET_ATTR} and answers FORGET
+     * itself; {@code --verbose} logs these counts at unmount.
+     */
+    public Map<Operation, Long> requestCounts() {
+        Map<Operation, Long> counts = new EnumMap<>(Operation.class);
+        served.forEach((op, n) -> {
+            long v = n.sum();
+            if (v > 0) {
+                counts.put(op, v);
+            }
+        });
+        return counts;
+    }
+
+    private void served(Operation op) {
+        served.get(op).increment();
     }
 
     /** Open file handles (reads and writes), for a clean shutdown and for tests. */
@@ -274,6 +301,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int getattr(String path, Stat stat, FileInfo fi) {
+        served(Operation.GET_ATTR);
         return guard("getattr", path, () -> {
             StagedFile w = writing.get(path);
             if (w != null) {
@@ -300,6 +328,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int opendir(String path, FileInfo fi) {
+        served(Operation.OPEN_DIR);
         return guard("opendir", path, () -> {
             if (!Files.isDirectory(resolve(path))) {
                 return -errno.enotdir();
@@ -311,12 +340,14 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int releasedir(String path, FileInfo fi) {
+        served(Operation.RELEASE_DIR);
         handles.remove(fi.getFh());
         return 0;
     }
 
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+        served(Operation.READ_DIR);
         return guard("readdir", path, () -> {
             boolean plus = (flags & FUSE_READDIR_PLUS) != 0;
             DirHandle dh = handles.get(fi.getFh()) instanceof DirHandle h ? h : new DirHandle();
@@ -383,6 +414,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int statfs(String path, Statvfs statvfs) {
+        served(Operation.STATFS);
         return guard("statfs", path, () -> {
             FileStore store = Files.getFileStore(root);
             long total = store.getTotalSpace();
@@ -457,6 +489,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int getxattr(String path, String name, ByteBuffer value) {
+        served(Operation.GET_XATTR);
         if (neverPresent(name)) {
             // ENOTSUP, not ENODATA: GNU ls remembers a device that does not support security.* /
             // system.posix_acl_* and stops asking for every file (two round trips per file in ls -l)
@@ -481,6 +514,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int listxattr(String path, ByteBuffer list) {
+        served(Operation.LIST_XATTR);
         return guard("listxattr", path, () -> {
             ByteBuffer names = ByteBuffer.allocate(4096);
             for (String name : xattrs(path).keySet()) {
@@ -515,6 +549,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int open(String path, FileInfo fi) {
+        served(Operation.OPEN);
         return guard("open", path, () -> {
             Set<StandardOpenOption> flags = fi.getOpenFlags();
             Path p = resolve(path);
@@ -568,6 +603,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int read(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
+        served(Operation.READ);
         Object h = handles.get(fi.getFh());
         if (!(h instanceof ReadHandle r)) {
             return -errno.ebadf();
@@ -602,6 +638,7 @@ public final class NioFuseOperations implements FuseOperations {
      */
     @Override
     public int flush(String path, FileInfo fi) {
+        served(Operation.FLUSH);
         if (!(handles.get(fi.getFh()) instanceof StagedFile s)) {
             return 0;
         }
@@ -632,6 +669,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int fsync(String path, int datasync, FileInfo fi) {
+        served(Operation.FSYNC);
         Object h = handles.get(fi.getFh());
         return guard("fsync", path, () -> {
             if (h instanceof DirectWrite w && w.channel instanceof FileChannel fc) {
@@ -643,6 +681,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int release(String path, FileInfo fi) {
+        served(Operation.RELEASE);
         Object h = handles.remove(fi.getFh());
         if (h instanceof ReadHandle r) {
             return guard("release", path, () -> {
@@ -792,6 +831,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int create(String path, int mode, FileInfo fi) {
+        served(Operation.CREATE);
         return guard("create", path, () -> {
             synchronized (createLock) {
                 commitIdleFiles(); // a container takes new files in order
@@ -820,6 +860,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int write(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
+        served(Operation.WRITE);
         Object h = handles.get(fi.getFh());
         if (h instanceof DirectWrite d) {
             return guard("write", path, () -> {
@@ -870,6 +911,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int mkdir(String path, int mode) {
+        served(Operation.MKDIR);
         return guard("mkdir", path, () -> {
             synchronized (createLock) {
                 commitIdleFiles();
@@ -882,6 +924,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int unlink(String path) {
+        served(Operation.UNLINK);
         return guard("unlink", path, () -> {
             StagedFile s = writing.get(path);
             if (s != null) {
@@ -906,6 +949,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int rmdir(String path) {
+        served(Operation.RMDIR);
         return guard("rmdir", path, () -> {
             Files.delete(resolve(path));
             madeHere.remove(path);
@@ -919,6 +963,7 @@ public final class NioFuseOperations implements FuseOperations {
      */
     @Override
     public int rename(String oldpath, String newpath, int flags) {
+        served(Operation.RENAME);
         return guard("rename", oldpath, () -> {
             final int renameNoReplace = 1;
             StagedFile s = writing.get(oldpath);
@@ -950,6 +995,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int truncate(String path, long size, FileInfo fi) {
+        served(Operation.TRUNCATE);
         return guard("truncate", path, () -> {
             StagedFile s = writing.get(path);
             if (s != null) {
@@ -982,6 +1028,7 @@ public final class NioFuseOperations implements FuseOperations {
      */
     @Override
     public int chmod(String path, int mode, FileInfo fi) {
+        served(Operation.CHMOD);
         return guard("chmod", path, () -> {
             if (newHere(path)) {
                 return 0;
@@ -997,6 +1044,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int chown(String path, int newUid, int newGid, FileInfo fi) {
+        served(Operation.CHOWN);
         return guard("chown", path, () -> {
             if (newHere(path)) {
                 return 0;
@@ -1018,6 +1066,7 @@ public final class NioFuseOperations implements FuseOperations {
 
     @Override
     public int utimens(String path, TimeSpec atime, TimeSpec mtime, FileInfo fi) {
+        served(Operation.UTIMENS);
         return guard("utimens", path, () -> {
             if (newHere(path)) {
                 return 0;
@@ -1036,6 +1085,7 @@ public final class NioFuseOperations implements FuseOperations {
      */
     @Override
     public int setxattr(String path, String name, ByteBuffer value, int flags) {
+        served(Operation.SET_XATTR);
         return guard("setxattr", path, () -> {
             if (neverPresent(name) || !name.startsWith("user.")) {
                 return -errno.enotsup();

@@ -40,7 +40,8 @@ final class ReadOperations {
         ContainerFileSystem fs = path.getFileSystem();
         fs.refreshIfGrown();
         Node node = fs.lookupDirectory(path);
-        List<String> names = fs.read(node::childNames);
+        DirectoryListing listing = fs.read(() -> new DirectoryListing(fs, node));
+        List<String> names = listing.names();
         return new DirectoryStream<>() {
             private boolean iterated;
             private boolean closed;
@@ -55,11 +56,12 @@ final class ReadOperations {
                 Iterator<String> it = names.iterator();
                 return new Iterator<>() {
                     private Path next;
+                    private int index;
 
                     @Override
                     public boolean hasNext() {
                         while (next == null && !closed && it.hasNext()) {
-                            Path candidate = path.child(it.next());
+                            Path candidate = path.child(it.next(), listing, index++);
                             try {
                                 if (filter == null || filter.accept(candidate)) {
                                     next = candidate;

@@ -38,8 +38,9 @@ final class ReadOperations {
     static DirectoryStream<Path> newDirectoryStream(ContainerPath path, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
         ContainerFileSystem fs = path.getFileSystem();
-        fs.refreshIfGrown();
-        Node node = fs.lookupDirectory(path);
+        Node found = fs.lookupDirectory(path);
+        // a directory that appends cannot change is listed as it is: no size check of the container
+        Node node = fs.read(found::mayGainChildren) && fs.refreshIfGrown() ? fs.lookupDirectory(path) : found;
         DirectoryListing listing = fs.read(() -> new DirectoryListing(fs, node));
         List<String> names = listing.names();
         return new DirectoryStream<>() {

@@ -322,6 +322,12 @@ final class LimeContainer implements Container {
             return Arrays.asList(names);
         }
 
+        /** Appends add records to the last message only (an MB record starts a new one): earlier messages are complete. */
+        @Override
+        public boolean mayGainChildren() {
+            return message >= index.messages() - 1;
+        }
+
         @Override
         public Map<String, Object> attributes() {
             Map<String, Object> a = new LinkedHashMap<>();

@@ -250,6 +250,16 @@ public final class ContainerPath implements Path {
         return listing == null ? null : listing.node(listingIndex);
     }
 
+    /** Whether a directory stream made this path (its node may then be known without a lookup). */
+    boolean fromListing() {
+        return listing != null;
+    }
+
+    /** {@link #listedNode()} for a caller that holds the tree's read lock already. */
+    org.containerfs.spi.Node listedNodeUnderLock() throws IOException {
+        return listing == null ? null : listing.nodeUnderLock(listingIndex);
+    }
+
     @Override
     public ContainerPath resolve(Path other) {
         ContainerPath o = check(other);

@@ -41,16 +41,19 @@ final class DirectoryListing {
             return null;
         }
         try {
-            return fs.read(() -> {
-                if (fs.treeVersion() != version) {
-                    return null;
-                }
-                List<? extends Node> list = children();
-                return list != null && index < list.size() ? list.get(index) : null;
-            });
+            return fs.read(() -> nodeUnderLock(index));
         } catch (IOException | UncheckedIOException e) {
             return null; // looked up by name instead, which reports what is wrong
         }
+    }
+
+    /** {@link #node(int)} for a caller that holds the tree's read lock already. */
+    Node nodeUnderLock(int index) throws IOException {
+        if (fs.treeVersion() != version) {
+            return null;
+        }
+        List<? extends Node> list = children();
+        return list != null && index < list.size() ? list.get(index) : null;
     }
 
     @SuppressWarnings("unchecked")

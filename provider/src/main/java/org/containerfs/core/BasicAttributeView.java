@@ -25,10 +25,21 @@ final class BasicAttributeView implements BasicFileAttributeView {
 
     static ContainerFileAttributes read(ContainerPath p) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
+        // A just-listed entry (every file of a walk) in one pass under the lock: node and attributes.
+        ContainerFileAttributes listed = !p.fromListing() ? null : fs.read(() -> {
+            var node = p.listedNodeUnderLock();
+            return node == null ? null : attributes(fs, node);
+        });
+        if (listed != null) {
+            return listed;
+        }
         var node = fs.lookup(p);
         // under the read lock, as the SPI promises formats: size() may read index arrays a refresh grows
-        return fs.read(() -> new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(),
-                fs.lastModified()));
+        return fs.read(() -> attributes(fs, node));
+    }
+
+    private static ContainerFileAttributes attributes(ContainerFileSystem fs, org.containerfs.spi.Node node) {
+        return new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(), fs.lastModified());
     }
 
     @Override

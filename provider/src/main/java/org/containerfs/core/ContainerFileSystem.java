@@ -296,10 +296,18 @@ public final class ContainerFileSystem extends FileSystem {
         lock.writeLock().lock();
         try {
             ensureOpen();
+            treeVersion++; // before the change: a listing made earlier no longer vouches for its nodes
             return action.run();
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    /** Changes with every {@link #write}: what a {@link DirectoryListing} compares to know it is current. */
+    private volatile int treeVersion;
+
+    int treeVersion() {
+        return treeVersion;
     }
 
     interface TreeAction<T> {
@@ -324,6 +332,10 @@ public final class ContainerFileSystem extends FileSystem {
 
     /** The node at {@code path}, refreshing once if it is missing and the container grew. */
     Node lookup(ContainerPath path) throws IOException {
+        Node listed = path.listedNode();
+        if (listed != null) {
+            return listed;
+        }
         Node node = read(() -> find(path));
         if (node == null && refreshIfGrown()) {
             node = read(() -> find(path));

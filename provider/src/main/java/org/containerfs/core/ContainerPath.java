@@ -23,11 +23,24 @@ public final class ContainerPath implements Path {
     private final boolean absolute;
     private final String[] names;
     private volatile String string;
+    /**
+     * For a path a directory stream made: that listing and this entry's place in it, so attributes of
+     * a just-listed entry (a walk asks them of every file) need no lookup by name. Null otherwise.
+     */
+    private final DirectoryListing listing;
+    private final int listingIndex;
 
     ContainerPath(ContainerFileSystem fs, boolean absolute, String[] names) {
+        this(fs, absolute, names, null, 0);
+    }
+
+    private ContainerPath(ContainerFileSystem fs, boolean absolute, String[] names, DirectoryListing listing,
+            int listingIndex) {
         this.fs = fs;
         this.absolute = absolute;
         this.names = names;
+        this.listing = listing;
+        this.listingIndex = listingIndex;
     }
 
     static ContainerPath parse(ContainerFileSystem fs, String first, String... more) {
@@ -222,9 +235,29 @@ public final class ContainerPath implements Path {
 
     /** This path with one more name, a component from the tree (no '/'): no parsing, for listings. */
     ContainerPath child(String name) {
+        return child(name, null, 0);
+    }
+
+    /** {@link #child(String)} for entry {@code index} of {@code listing}, which it remembers. */
+    ContainerPath child(String name, DirectoryListing listing, int index) {
         String[] joined = Arrays.copyOf(names, names.length + 1);
         joined[names.length] = name;
-        return new ContainerPath(fs, absolute, joined);
+        return new ContainerPath(fs, absolute, joined, listing, index);
+    }
+
+    /** The node of this entry from the listing that made the path, or null if there is none or the tree changed since. */
+    org.containerfs.spi.Node listedNode() {
+        return listing == null ? null : listing.node(listingIndex);
+    }
+
+    /** Whether a directory stream made this path (its node may then be known without a lookup). */
+    boolean fromListing() {
+        return listing != null;
+    }
+
+    /** {@link #listedNode()} for a caller that holds the tree's read lock already. */
+    org.containerfs.spi.Node listedNodeUnderLock() throws IOException {
+        return listing == null ? null : listing.nodeUnderLock(listingIndex);
     }
 
     @Override

@@ -38,9 +38,11 @@ final class ReadOperations {
     static DirectoryStream<Path> newDirectoryStream(ContainerPath path, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
         ContainerFileSystem fs = path.getFileSystem();
-        fs.refreshIfGrown();
-        Node node = fs.lookupDirectory(path);
-        List<String> names = fs.read(node::childNames);
+        Node found = fs.lookupDirectory(path);
+        // a directory that appends cannot change is listed as it is: no size check of the container
+        Node node = fs.read(found::mayGainChildren) && fs.refreshIfGrown() ? fs.lookupDirectory(path) : found;
+        DirectoryListing listing = fs.read(() -> new DirectoryListing(fs, node));
+        List<String> names = listing.names();
         return new DirectoryStream<>() {
             private boolean iterated;
             private boolean closed;
@@ -55,11 +57,12 @@ final class ReadOperations {
                 Iterator<String> it = names.iterator();
                 return new Iterator<>() {
                     private Path next;
+                    private int index;
 
                     @Override
                     public boolean hasNext() {
                         while (next == null && !closed && it.hasNext()) {
-                            Path candidate = path.child(it.next());
+                            Path candidate = path.child(it.next(), listing, index++);
                             try {
                                 if (filter == null || filter.accept(candidate)) {
                                     next = candidate;

@@ -138,9 +138,26 @@ final class LimeContainer implements Container {
         if (!type.fitsAnyPrefix()) {
             return Names.prefixed(Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH), index.type(record));
         }
-        return type.latin1 != null ? Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.latin1)
+        String[] cached = positionInMessage < CACHED_POSITIONS ? type.names(index.typeId(record)) : null;
+        if (cached != null && cached[positionInMessage] != null) {
+            return cached[positionInMessage];
+        }
+        String name = type.latin1 != null ? Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.latin1)
                 : Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
+        if (cached != null) {
+            cached[positionInMessage] = name;
+        }
+        return name;
     }
+
+    /**
+     * Record names are made once per (type, position in message) below these bounds: a file of a
+     * million records has a handful of distinct names (rec01.<type> ... rec10.<type>), and a listing
+     * formatting each again was most of its time. Bounded so a hostile file with many types or long
+     * messages keeps the cache small (at most 64 x 256 names).
+     */
+    private static final int CACHED_POSITIONS = 256;
+    private static final int CACHED_TYPES = 64;
 
     /**
      * Whether {@code name}, whose first {@code prefixEnd} characters are already known to be this
@@ -203,6 +220,19 @@ final class LimeContainer implements Container {
         boolean fitsAnyPrefix() {
             return suffix != null && RECORD_PREFIX.length() + 10 + suffixBytes <= Names.MAX_COMPONENT_BYTES;
         }
+
+        /** The cache of this type's names by position, made on first use; null if the type is not cached. */
+        String[] names(int typeId) {
+            String[] n = names;
+            if (n == null && typeId < CACHED_TYPES) {
+                n = new String[CACHED_POSITIONS];
+                names = n; // racing threads may each make one: both hold equal names
+            }
+            return n;
+        }
+
+        /** Names by position in the message (racy fills of equal immutable Strings are harmless). */
+        private volatile String[] names;
     }
 
     private final class Root extends DirectoryNode {
@@ -290,6 +320,12 @@ final class LimeContainer implements Container {
                 names[i] = recordName(first + i, i);
             }
             return Arrays.asList(names);
+        }
+
+        /** Appends add records to the last message only (an MB record starts a new one): earlier messages are complete. */
+        @Override
+        public boolean mayGainChildren() {
+            return message >= index.messages() - 1;
         }
 
         @Override

@@ -133,7 +133,9 @@ final class LimeIndex {
                 flags[records - 1] = flag.get(0);
             }
         }
-        ByteBuffer window = ByteBuffer.allocate(WIDE_WINDOW);
+        // direct: a file channel reads into it without the copy through a temporary direct buffer
+        // that a heap buffer costs (the whole file passes through this window)
+        ByteBuffer window = ByteBuffer.allocateDirect(WIDE_WINDOW);
         long windowStart = -1;
         int windowLength = 0;
         long stride = 0;
@@ -224,24 +226,48 @@ final class LimeIndex {
      * when the field holds its bytes followed by a NUL (or fills the field): no search for the NUL.
      */
     private int knownType(ByteBuffer window, int at) {
-        byte[] w = window.array();
-        int start = window.arrayOffset() + at + 16;
-        if (records > 0 && sameType(w, start, typeIds[records - 1])) {
+        int start = at + 16;
+        if (records > 0 && sameType(window, start, typeIds[records - 1])) {
             return typeIds[records - 1];
         }
         int candidates = types.size() <= MATCHED_TYPES ? types.size() : 0;
         for (int id = 0; id < candidates; id++) {
-            if (sameType(w, start, id)) {
+            if (sameType(window, start, id)) {
                 return id;
             }
         }
         return -1;
     }
 
-    private boolean sameType(byte[] w, int start, int id) {
-        byte[] t = types.get(id);
-        int n = t.length;
-        return (n == LimeHeader.TYPE_FIELD || w[start + n] == 0) && Arrays.equals(w, start, start + n, t, 0, n);
+    /** Compared 8 bytes at a time against {@link #typeWords}, in the window (heap or direct) as it is. */
+    private boolean sameType(ByteBuffer window, int start, int id) {
+        long[] words = typeWords[id];
+        int last = words.length - 2;
+        for (int i = 0; i < last; i++) {
+            if (window.getLong(start + 8 * i) != words[i]) {
+                return false;
+            }
+        }
+        return (window.getLong(start + 8 * last) & words[last + 1]) == words[last];
+    }
+
+    /**
+     * Each distinct type as the big-endian words of its type field: its bytes, the NUL that ends them
+     * (none for a type that fills the field), then zeros; the last element is the mask of the bytes
+     * the last word must match (those after the NUL may be anything).
+     */
+    private long[][] typeWords = new long[0][];
+
+    private static long[] typeWords(byte[] type) {
+        int significant = Math.min(type.length + 1, LimeHeader.TYPE_FIELD); // the bytes and the NUL
+        int count = (significant + 7) / 8;
+        long[] words = new long[count + 1];
+        for (int i = 0; i < type.length; i++) {
+            words[i / 8] |= (type[i] & 0xFFL) << (56 - 8 * (i % 8));
+        }
+        int inLast = significant - 8 * (count - 1);
+        words[count] = inLast == 8 ? -1L : ~(-1L >>> (8 * inLast));
+        return words;
     }
 
     void addRecord(long headerOffset, long length, byte flagByte, byte[] type) {
@@ -290,6 +316,8 @@ final class LimeIndex {
             id = types.size();
             types.add(type);
             typeIdByKey.put(key, id);
+            typeWords = Arrays.copyOf(typeWords, id + 1);
+            typeWords[id] = typeWords(type);
         }
         return id;
     }

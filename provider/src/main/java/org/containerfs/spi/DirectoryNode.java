@@ -2,6 +2,7 @@ package org.containerfs.spi;
 
 import java.util.AbstractList;
 import java.util.List;
+import java.util.RandomAccess;
 import java.util.function.IntFunction;
 
 /** Base of a format's directory nodes: no content, size 0; children made on demand by index. */
@@ -24,19 +25,30 @@ public abstract class DirectoryNode implements Node {
 
     /** A list of {@code count} children made by {@code child} when asked for (flyweights over an index). */
     public static List<Node> indexed(int count, IntFunction<? extends Node> child) {
-        return new AbstractList<>() {
-            @Override
-            public Node get(int i) {
-                if (i < 0 || i >= count) {
-                    throw new IndexOutOfBoundsException(i);
-                }
-                return child.apply(i);
-            }
+        return new IndexedList(count, child);
+    }
 
-            @Override
-            public int size() {
-                return count;
+    /** Random access (a child is made in constant time), which lets the core ask a listed child by position. */
+    private static final class IndexedList extends AbstractList<Node> implements RandomAccess {
+        private final int count;
+        private final IntFunction<? extends Node> child;
+
+        IndexedList(int count, IntFunction<? extends Node> child) {
+            this.count = count;
+            this.child = child;
+        }
+
+        @Override
+        public Node get(int i) {
+            if (i < 0 || i >= count) {
+                throw new IndexOutOfBoundsException(i);
             }
-        };
+            return child.apply(i);
+        }
+
+        @Override
+        public int size() {
+            return count;
+        }
     }
 }

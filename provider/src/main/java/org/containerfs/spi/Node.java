@@ -44,6 +44,16 @@ public interface Node {
         return out;
     }
 
+    /**
+     * Whether appends to the container may still add children to this directory (directories only).
+     * The core checks the container for growth before every listing of a directory that may grow; a
+     * format returns false where its layout rules that out (a LIME message before the last), which
+     * spares a walk of many directories one file-size check each. The default: it may grow.
+     */
+    default boolean mayGainChildren() {
+        return true;
+    }
+
     /** How to read a file's bytes. Files only. */
     Content content() throws IOException;
 

@@ -62,4 +62,36 @@ class LimeLiveGrowthTest {
                     .hasMessageContaining("already open for writing");
         }
     }
+
+    static List<String> names(FileSystem fs, String dir) throws Exception {
+        try (Stream<Path> list = Files.list(fs.getPath(dir))) {
+            return list.map(p -> p.getFileName().toString()).toList();
+        }
+    }
+
+    @Test
+    void aListingOfTheLastMessageSeesAppendsWhileEarlierMessagesAreComplete() throws Exception {
+        Path file = tmp.resolve("messages.lime");
+        try (FileSystem writer = ContainerFileSystems.create(file, "lime")) {
+            Files.createDirectory(writer.getPath("/msg01"));
+            Files.writeString(writer.getPath("/msg01/rec01.a"), "1");
+            Files.createDirectory(writer.getPath("/msg02"));
+            Files.writeString(writer.getPath("/msg02/rec01.b"), "2");
+            try (FileSystem reader = ContainerFileSystems.open(file)) {
+                assertThat(names(reader, "/msg02")).containsExactly("rec01.b");
+                Files.writeString(writer.getPath("/msg02/rec02.c"), "3");
+                // the last message may grow: its listing checks the container first
+                assertThat(names(reader, "/msg02")).containsExactly("rec01.b", "rec02.c");
+                Files.createDirectory(writer.getPath("/msg03"));
+                Files.writeString(writer.getPath("/msg03/rec01.d"), "4");
+                // an earlier message can gain no record (a new one starts the next message)
+                assertThat(names(reader, "/msg01")).containsExactly("rec01.a");
+                assertThat(names(reader, "/msg02")).containsExactly("rec01.b", "rec02.c");
+                assertThat(names(reader, "/")).containsExactly("msg01", "msg02", "msg03");
+                assertThat(names(reader, "/msg03")).containsExactly("rec01.d");
+                Files.writeString(writer.getPath("/msg03/rec02.e"), "5");
+                assertThat(names(reader, "/msg03")).containsExactly("rec01.d", "rec02.e");
+            }
+        }
+    }
 }

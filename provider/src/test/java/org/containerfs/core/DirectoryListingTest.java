@@ -1,0 +1,70 @@
+package org.containerfs.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Paths from a directory stream take their node from the listing by position, only while the tree is unchanged. */
+class DirectoryListingTest {
+    @TempDir
+    Path tmp;
+
+    private static List<Path> list(Path dir, DirectoryStream.Filter<Path> filter) throws Exception {
+        List<Path> out = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, filter)) {
+            s.forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void listedEntriesAnswerAsTheirNamesDoEvenPastAFilterAndAfterAWrite() throws Exception {
+        Path file = tmp.resolve("listing.lime");
+        try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {
+            Files.createDirectory(fs.getPath("/msg01"));
+            for (int i = 1; i <= 5; i++) {
+                Files.write(fs.getPath(String.format("/msg01/rec%02d.t%d", i, i)), new byte[i * 10]);
+            }
+            // every other entry filtered out: positions must still count the skipped ones
+            List<Path> listed = list(fs.getPath("/msg01"), p -> !p.getFileName().toString().endsWith("2")
+                    && !p.getFileName().toString().endsWith("4"));
+            assertThat(listed).extracting(Path::toString)
+                    .containsExactly("/msg01/rec01.t1", "/msg01/rec03.t3", "/msg01/rec05.t5");
+            for (Path p : listed) {
+                ContainerPath cp = (ContainerPath) p;
+                assertThat(cp.listedNode()).isNotNull();
+                assertThat(cp.listedNode().name()).isEqualTo(p.getFileName().toString());
+                assertThat(Files.size(p)).isEqualTo(Files.size(fs.getPath(p.toString())));
+            }
+            assertThat(Files.getAttribute(listed.get(2), "lime:me")).isEqualTo(true);
+
+            Files.write(fs.getPath("/msg01/rec06.t6"), new byte[60]); // the tree changes: rec05 is no longer the last
+
+            ContainerPath stale = (ContainerPath) listed.get(2);
+            assertThat(stale.listedNode()).isNull();
+            assertThat(Files.size(stale)).isEqualTo(50);
+            assertThat(Files.getAttribute(stale, "lime:me")).isEqualTo(false);
+        }
+    }
+
+    @Test
+    void pathsNotFromAListingHaveNoListedNode() throws Exception {
+        Path file = tmp.resolve("plain.lime");
+        try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {
+            Files.createDirectory(fs.getPath("/msg01"));
+            Files.write(fs.getPath("/msg01/rec01.t"), new byte[3]);
+            assertThat(((ContainerPath) fs.getPath("/msg01/rec01.t")).listedNode()).isNull();
+            Path listed = list(fs.getPath("/msg01"), p -> true).get(0);
+            // derived paths are new paths: only the listed one itself carries the node
+            assertThat(((ContainerPath) listed.getFileName()).listedNode()).isNull();
+            assertThat(((ContainerPath) listed.getParent()).listedNode()).isNull();
+        }
+    }
+}

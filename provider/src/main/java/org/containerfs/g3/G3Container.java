@@ -404,6 +404,12 @@ final class G3Container implements Container {
             return null;
         }
 
+        /** A frame is appended whole: only the staged frame gains keys (the last one is asked too, to be safe). */
+        @Override
+        public boolean mayGainChildren() {
+            return !onDisk() || frame >= index.frames() - 1;
+        }
+
         @Override
         public List<Node> children() {
             List<Node> out = new ArrayList<>();

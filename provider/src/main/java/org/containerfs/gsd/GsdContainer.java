@@ -441,6 +441,12 @@ final class GsdContainer implements Container {
             return null;
         }
 
+        /** A frame before the last committed one is complete: appends start new frames (or fill the staged one). */
+        @Override
+        public boolean mayGainChildren() {
+            return isStaged() || frame >= committedFrames() - 1;
+        }
+
         @Override
         public List<Node> children() {
             List<Node> out = new ArrayList<>();

@@ -146,10 +146,20 @@ final class IndexCache {
 
     /** Whether a version is a time in milliseconds (a file's modification time) within the last seconds. */
     private static boolean isRecentTime(String version) {
+        // an ETag or a Hadoop version is no number: it changes whenever the bytes do (and a thrown
+        // NumberFormatException per open cost more than the check)
+        if (version.isEmpty() || version.length() > 19) {
+            return false;
+        }
+        for (int i = 0; i < version.length(); i++) {
+            if (version.charAt(i) < '0' || version.charAt(i) > '9') {
+                return false;
+            }
+        }
         try {
             return Math.abs(System.currentTimeMillis() - Long.parseLong(version)) < SETTLE_MILLIS;
-        } catch (NumberFormatException notATime) {
-            return false; // an ETag or a generation: changes whenever the bytes do
+        } catch (NumberFormatException beyondLong) {
+            return false;
         }
     }
 

@@ -84,7 +84,7 @@ public final class Bench {
         if (charted) {
             Chart.write(context.scalingPoints(), chart);
         }
-        String markdown = Table.markdown(rows, stem, quick, took, loadBefore, loadAverage(),
+        String markdown = Table.markdown(rows, stem, quick, only, took, loadBefore, loadAverage(),
                 charted ? chart.getFileName().toString() : null);
         Path md = out.resolve(stem + ".md");
         Files.writeString(md, markdown, StandardCharsets.UTF_8);

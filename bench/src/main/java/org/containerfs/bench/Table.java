@@ -51,12 +51,14 @@ final class Table {
         return new String[] {r.scenario(), r.containerfs(), r.baseline(), r.ratio(), r.target(), r.verdict().name()};
     }
 
-    static String markdown(List<Row> rows, String stem, boolean quick, Duration took, String loadBefore,
-            String loadAfter, String chartFile) {
+    static String markdown(List<Row> rows, String stem, boolean quick, List<String> only, Duration took,
+            String loadBefore, String loadAfter, String chartFile) {
         StringBuilder sb = new StringBuilder();
         sb.append("# containerfs benchmarks, ").append(stem).append("\n\n");
-        sb.append("Command: `bench/run").append(quick ? " --quick" : "").append("` (")
-                .append(quick ? "quick run: smaller inputs, fewer rounds" : "full run").append("), finished ")
+        String sets = only.isEmpty() ? "" : " --only " + String.join(",", only);
+        sb.append("Command: `bench/run").append(quick ? " --quick" : "").append(sets).append("` (")
+                .append(quick ? "quick run: smaller inputs, fewer rounds" : "full inputs and rounds")
+                .append(only.isEmpty() ? ", every scenario" : ", only these scenarios").append("), finished ")
                 .append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append(" in ").append(took.toSeconds())
                 .append(" s.\n\n");
         sb.append("Machine: ").append(machine()).append("; load average ").append(loadBefore).append(" at the start, ")

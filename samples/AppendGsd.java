@@ -9,6 +9,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.Map;
 import java.util.Set;
+import static org.containerfs.core.ContainerFileSystems.attribute;
+
 import org.containerfs.core.ContainerFileSystems;
 
 /**
@@ -57,17 +59,4 @@ public class AppendGsd {
         }
     }
 
-    private static <T> FileAttribute<T> attribute(String name, T value) {
-        return new FileAttribute<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public T value() {
-                return value;
-            }
-        };
-    }
 }

@@ -28,17 +28,7 @@ public class AppendScda {
             Path block = fs.getPath(String.format("/%04d.B.restart note", next));
             Files.writeString(block, "restarted at step " + 1000 * next + "\n", StandardCharsets.US_ASCII);
 
-            FileAttribute<Boolean> compressed = new FileAttribute<>() {
-                @Override
-                public String name() {
-                    return "scda:encode";
-                }
-
-                @Override
-                public Boolean value() {
-                    return true;
-                }
-            };
+            FileAttribute<Boolean> compressed = ContainerFileSystems.attribute("scda:encode", true);
             Path array = Files.createDirectory(fs.getPath(String.format("/%04d.V.rank output", next + 1)), compressed);
             Files.writeString(array.resolve("000000"), "rank 0 ".repeat(20), StandardCharsets.US_ASCII);
             Files.writeString(array.resolve("000001"), "rank 1 ".repeat(30), StandardCharsets.US_ASCII);

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPOutputStream;
+import static org.containerfs.core.ContainerFileSystems.attribute;
+
 import org.containerfs.core.ContainerFileSystems;
 import org.containerfs.g3.G3Blobs;
 import org.containerfs.g3.G3Value;
@@ -49,20 +51,6 @@ public class MakeSamples {
         return file;
     }
 
-    /** A format attribute given when a file or directory is created ({@code gsd:type}, {@code scda:encode}...). */
-    static <T> FileAttribute<T> attribute(String name, T value) {
-        return new FileAttribute<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public T value() {
-                return value;
-            }
-        };
-    }
 
     private static void write(Path file, byte[] bytes, FileAttribute<?>... attributes) throws IOException {
         try (SeekableByteChannel ch = Files.newByteChannel(file,

@@ -57,8 +57,8 @@ public enum AppendableFormat {
             Path frame = Files.createDirectory(fs.getPath("/" + unitName(unit)));
             Files.createDirectories(frame.resolve("unit"));
             for (Map.Entry<String, byte[]> chunk : files(unit, maxBytes).entrySet()) {
-                write(fs.getPath("/" + chunk.getKey()), chunk.getValue(), CreationAttribute.of("gsd:type", "uint8"),
-                        CreationAttribute.of("gsd:M", 1));
+                write(fs.getPath("/" + chunk.getKey()), chunk.getValue(), ContainerFileSystems.attribute("gsd:type", "uint8"),
+                        ContainerFileSystems.attribute("gsd:M", 1));
             }
             Files.setAttribute(frame, "gsd:commit", true);
         }

@@ -94,7 +94,7 @@ class HostileNamesTest {
             int i = 0;
             for (String chunk : GSD_CHUNKS.keySet()) {
                 AppendableFormat.write(frame.resolve(Names.component(bytes(chunk))), value(i++),
-                        CreationAttribute.of("gsd:type", "uint8"), CreationAttribute.of("gsd:M", 1));
+                        ContainerFileSystems.attribute("gsd:type", "uint8"), ContainerFileSystems.attribute("gsd:M", 1));
             }
         }
         ByteArrayOutputStream lime = new ByteArrayOutputStream();

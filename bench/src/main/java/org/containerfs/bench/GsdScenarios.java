@@ -12,7 +12,6 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -309,7 +308,7 @@ final class GsdScenarios implements FormatScenarios {
     private static void chunk(Path chunk, String type, int m, byte[] data) throws IOException {
         try (SeekableByteChannel ch = Files.newByteChannel(chunk,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                attribute("gsd:type", type), attribute("gsd:M", m))) {
+                ContainerFileSystems.attribute("gsd:type", type), ContainerFileSystems.attribute("gsd:M", m))) {
             ByteBuffer b = ByteBuffer.wrap(data);
             while (b.hasRemaining()) {
                 ch.write(b);
@@ -317,17 +316,4 @@ final class GsdScenarios implements FormatScenarios {
         }
     }
 
-    private static FileAttribute<Object> attribute(String name, Object value) {
-        return new FileAttribute<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Object value() {
-                return value;
-            }
-        };
-    }
 }

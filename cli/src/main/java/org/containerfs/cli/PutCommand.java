@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.containerfs.core.ContainerFileSystems;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -165,17 +166,7 @@ final class PutCommand implements Callable<Integer> {
 
     private static FileAttribute<?>[] attributes(Map<String, Object> map) {
         List<FileAttribute<?>> list = new ArrayList<>();
-        map.forEach((name, value) -> list.add(new FileAttribute<Object>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Object value() {
-                return value;
-            }
-        }));
+        map.forEach((name, value) -> list.add(ContainerFileSystems.attribute(name, value)));
         return list.toArray(FileAttribute<?>[]::new);
     }
 }

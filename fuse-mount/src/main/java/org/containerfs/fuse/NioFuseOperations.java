@@ -958,7 +958,7 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     /**
-     * A staged file renamed (rsync's {@code .name.XXXXXX} to {@code name}) takes its new name and,
+     * A staged file renamed (rsync's {@code .position.kZKy3M} to {@code position}) takes its new name and,
      * if closed, is committed under it now; renaming anything committed is the file system's call.
      */
     @Override

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * Guarded by its own monitor.
  */
 final class StagedFile {
-    /** rsync's temporary names: {@code .<name>.XXXXXX}. */
+    /** rsync's temporary names: a dot, the final name, a dot and six random characters ({@code .position.kZKy3M}). */
     private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.[A-Za-z0-9]{6}");
 
     String path;
@@ -43,7 +43,7 @@ final class StagedFile {
                 StandardOpenOption.DELETE_ON_CLOSE);
     }
 
-    /** Whether the last name of {@code fusePath} is a tool's temporary name (rsync's {@code .name.XXXXXX}). */
+    /** Whether the last name of {@code fusePath} is a tool's temporary name (rsync's {@code .position.kZKy3M}). */
     static boolean temporaryName(String fusePath) {
         return TEMPORARY.matcher(fusePath.substring(fusePath.lastIndexOf('/') + 1)).matches();
     }

@@ -95,7 +95,7 @@ class MountedToolsTest {
 
     /**
      * A file whose write failed (an out-of-order pwrite: EIO) is not committed, and close says so;
-     * {@code rsync -a} writes {@code .name.XXXXXX} and renames it: the unit appears under its final
+     * {@code rsync -a} writes {@code .position.kZKy3M} and renames it: the unit appears under its final
      * name only. The same in every writable format.
      */
     @ParameterizedTest(name = "{0}")

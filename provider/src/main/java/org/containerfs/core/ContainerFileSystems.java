@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
 import java.nio.file.ProviderNotFoundException;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -114,4 +115,15 @@ public final class ContainerFileSystems {
     public static FileSystem create(Path container, String format) throws IOException {
         return create(container, format, Map.of());
     }
+
+    /**
+     * A format attribute given when a file or directory is created, for {@code Files.newByteChannel},
+     * {@code newOutputStream} or {@code createDirectory}: {@code attribute("gsd:type", "float32")},
+     * {@code attribute("scda:encode", true)}. Each format page lists the attributes it takes.
+     */
+    public static <T> FileAttribute<T> attribute(String name, T value) {
+        return new CreationAttribute<>(name, value);
+    }
+
+    private record CreationAttribute<T>(String name, T value) implements FileAttribute<T> {}
 }

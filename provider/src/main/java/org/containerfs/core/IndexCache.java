@@ -148,7 +148,7 @@ final class IndexCache {
     private static boolean isRecentTime(String version) {
         // an ETag or a Hadoop version is no number: it changes whenever the bytes do (and a thrown
         // NumberFormatException per open cost more than the check)
-        if (version.isEmpty() || version.length() > 19) {
+        if (version.isEmpty() || version.length() > 18) { // 18 digits always fit a long
             return false;
         }
         for (int i = 0; i < version.length(); i++) {
@@ -156,11 +156,7 @@ final class IndexCache {
                 return false;
             }
         }
-        try {
-            return Math.abs(System.currentTimeMillis() - Long.parseLong(version)) < SETTLE_MILLIS;
-        } catch (NumberFormatException beyondLong) {
-            return false;
-        }
+        return Math.abs(System.currentTimeMillis() - Long.parseLong(version)) < SETTLE_MILLIS;
     }
 
     /** The identity of a container file on any NIO file system: absolute URI, size, modification time. */

@@ -1,5 +1,6 @@
 package org.containerfs.gsd;
 
+import org.containerfs.core.ContainerFileSystems;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -18,7 +19,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.containerfs.CreationAttribute;
 
 /** Shared helpers of the GSD tests: corpus location, file systems, chunk writing, python3-gsd. */
 final class GsdTestSupport {
@@ -65,7 +65,7 @@ final class GsdTestSupport {
     static void writeChunk(Path chunk, String type, int m, byte[] data) throws IOException {
         try (SeekableByteChannel ch = Files.newByteChannel(chunk,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                CreationAttribute.of("gsd:type", type), CreationAttribute.of("gsd:M", m))) {
+                ContainerFileSystems.attribute("gsd:type", type), ContainerFileSystems.attribute("gsd:M", m))) {
             ByteBuffer b = ByteBuffer.wrap(data);
             while (b.hasRemaining()) {
                 ch.write(b);

@@ -1,12 +1,12 @@
 package org.containerfs.scda;
 
+import org.containerfs.core.ContainerFileSystems;
 import java.io.OutputStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
-import org.containerfs.CreationAttribute;
 
 /**
  * Child process of {@link ScdaKillTest}: appends sections forever (B, encoded B, A, encoded V in
@@ -40,7 +40,7 @@ public final class ScdaAppendLoop {
                                 : java.nio.channels.Channels.newOutputStream(Files.newByteChannel(p,
                                         java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
                                                 java.nio.file.StandardOpenOption.WRITE),
-                                        CreationAttribute.of("scda:encode", true)))) {
+                                        ContainerFileSystems.attribute("scda:encode", true)))) {
                             byte[] data = payload(k, 0, size(k));
                             for (int off = 0; off < data.length; off += 10_000) {
                                 out.write(data, off, Math.min(10_000, data.length - off));
@@ -52,7 +52,7 @@ public final class ScdaAppendLoop {
                         if (k % 4 == 2) {
                             Files.createDirectory(d);
                         } else {
-                            Files.createDirectory(d, CreationAttribute.of("scda:encode", true));
+                            Files.createDirectory(d, ContainerFileSystems.attribute("scda:encode", true));
                         }
                         for (int e = 0; e < 20; e++) {
                             Files.write(d.resolve(String.format("%06d", e)), payload(k, e, k % 4 == 2 ? 5000 : 5000 + e));

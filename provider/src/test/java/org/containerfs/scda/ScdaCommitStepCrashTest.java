@@ -1,5 +1,6 @@
 package org.containerfs.scda;
 
+import org.containerfs.core.ContainerFileSystems;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.channels.Channels;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.containerfs.CreationAttribute;
 import org.containerfs.HaltedChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,11 +46,11 @@ class ScdaCommitStepCrashTest {
         if (k % 4 < 2) {
             try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(p,
                     Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                    CreationAttribute.of("scda:encode", k % 4 == 1)))) {
+                    ContainerFileSystems.attribute("scda:encode", k % 4 == 1)))) {
                 out.write(content(k, 0));
             }
         } else {
-            Files.createDirectory(p, CreationAttribute.of("scda:encode", k % 4 == 3));
+            Files.createDirectory(p, ContainerFileSystems.attribute("scda:encode", k % 4 == 3));
             for (int e = 0; e < 3; e++) {
                 Files.write(p.resolve(String.format("%06d", e)), content(k, e));
             }

@@ -1,5 +1,6 @@
 package org.containerfs.scda;
 
+import org.containerfs.core.ContainerFileSystems;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.containerfs.scda.ScdaTestSupport.corpus;
 import static org.containerfs.scda.ScdaTestSupport.open;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.containerfs.CreationAttribute;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -55,7 +55,7 @@ class ScdaRebuildTest {
                     Path to = out.getPath("/" + sectionName);
                     if (type == 'A') {
                         long e = Long.parseLong(row[5]);
-                        Files.createDirectory(to, CreationAttribute.of("scda:elementSize", e));
+                        Files.createDirectory(to, ContainerFileSystems.attribute("scda:elementSize", e));
                         List<byte[]> elements = new ArrayList<>();
                         try (Stream<Path> s = Files.list(from)) {
                             for (Path el : s.toList()) {

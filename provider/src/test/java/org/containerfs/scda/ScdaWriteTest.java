@@ -1,9 +1,10 @@
 package org.containerfs.scda;
 
+import org.containerfs.core.ContainerFileSystems;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.containerfs.scda.RawScda.bytes;
-import static org.containerfs.CreationAttribute.of;
+import static org.containerfs.core.ContainerFileSystems.attribute;
 import static org.containerfs.scda.ScdaTestSupport.independentDecode;
 import static org.containerfs.scda.ScdaTestSupport.open;
 
@@ -95,7 +96,7 @@ class ScdaWriteTest {
         byte[] block = text(5000, 1);
         byte[][] fixed = {text(300, 2), text(300, 3), random(300, 4)};
         byte[][] variable = {text(10, 5), new byte[0], text(2000, 6)};
-        var encode = of("scda:encode", true);
+        var encode = attribute("scda:encode", true);
         try (FileSystem fs = open(file, CREATE)) {
             try (SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/0000.B.block"),
                     java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), encode)) {
@@ -163,7 +164,7 @@ class ScdaWriteTest {
 
     private static void writeEncoded(Path p, byte[] data) throws IOException {
         try (SeekableByteChannel ch = Files.newByteChannel(p, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE), of("scda:encode", true))) {
+                StandardOpenOption.WRITE), attribute("scda:encode", true))) {
             ch.write(ByteBuffer.wrap(data));
         }
     }
@@ -202,7 +203,7 @@ class ScdaWriteTest {
         Path file = dir.resolve("empty.scda");
         try (FileSystem fs = open(file, Map.of("create", true, "encode", true))) {
             Files.write(fs.getPath("/0000.B.empty block"), new byte[0]);
-            Files.createDirectory(fs.getPath("/0001.A.no elements"), of("scda:elementSize", 16));
+            Files.createDirectory(fs.getPath("/0001.A.no elements"), attribute("scda:elementSize", 16));
             Files.createDirectory(fs.getPath("/0002.V.no elements"));
             Path v = fs.getPath("/0003.V.empty elements");
             Files.createDirectory(v);
@@ -482,7 +483,7 @@ class ScdaWriteTest {
             for (String type : new String[] {"V", "A"}) {
                 boolean encoded = type.equals("A");
                 Path v = fs.getPath(encoded ? "/0001.A.encoded" : "/0000.V.plain");
-                Files.createDirectory(v, of("scda:encode", encoded));
+                Files.createDirectory(v, attribute("scda:encode", encoded));
                 Files.write(v.resolve("000000"), first);
                 Files.write(v.resolve("000001"), first);
                 try (SeekableByteChannel ch = Files.newByteChannel(v.resolve("000000"))) {

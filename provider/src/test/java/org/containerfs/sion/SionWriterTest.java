@@ -1,5 +1,6 @@
 package org.containerfs.sion;
 
+import org.containerfs.core.ContainerFileSystems;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.containerfs.CreationAttribute;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class SionWriterTest {
     }
 
     static FileAttribute<Long> globalRank(long rank) {
-        return CreationAttribute.of("sion:globalRank", rank);
+        return ContainerFileSystems.attribute("sion:globalRank", rank);
     }
 
     private static List<String> siblings(Path d) throws IOException {
@@ -166,17 +166,7 @@ class SionWriterTest {
                     .isInstanceOf(AccessDeniedException.class);
             assertThatThrownBy(() -> Files.newByteChannel(fs.getPath("/task000001"),
                     java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                    new FileAttribute<String>() {
-                        @Override
-                        public String name() {
-                            return "sion:capacity";
-                        }
-
-                        @Override
-                        public String value() {
-                            return "1";
-                        }
-                    })).isInstanceOf(AccessDeniedException.class).hasMessageContaining("sion:capacity");
+                    ContainerFileSystems.attribute("sion:capacity", "1"))).isInstanceOf(AccessDeniedException.class).hasMessageContaining("sion:capacity");
             try (var first = Files.newOutputStream(fs.getPath("/task000001"))) {
                 first.write(9);
                 assertThatThrownBy(() -> Files.write(fs.getPath("/task000002"), new byte[1]))

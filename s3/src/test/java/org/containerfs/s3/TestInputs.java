@@ -13,7 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Random;
-import org.containerfs.CreationAttribute;
 import org.containerfs.core.ContainerFileSystems;
 
 /** Containers big enough for request bounds to mean something, made in memory for upload. */
@@ -75,7 +74,7 @@ final class TestInputs {
     private static void gsdChunk(Path chunk, String type, int m, byte[] data) throws IOException {
         try (SeekableByteChannel ch = Files.newByteChannel(chunk,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                CreationAttribute.of("gsd:type", type), CreationAttribute.of("gsd:M", m))) {
+                ContainerFileSystems.attribute("gsd:type", type), ContainerFileSystems.attribute("gsd:M", m))) {
             ch.write(ByteBuffer.wrap(data));
         }
     }

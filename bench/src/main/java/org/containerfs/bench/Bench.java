@@ -84,11 +84,17 @@ public final class Bench {
         if (charted) {
             Chart.write(context.scalingPoints(), chart);
         }
+        Path coresChart = out.resolve(stem + "-spark-cores.png");
+        boolean coresCharted = !context.coresPoints().isEmpty();
+        if (coresCharted) {
+            Chart.writeCores(context.coresPoints(), coresChart);
+        }
         String markdown = Table.markdown(rows, stem, quick, only, took, loadBefore, loadAverage(),
-                charted ? chart.getFileName().toString() : null);
+                charted ? chart.getFileName().toString() : null,
+                coresCharted ? coresChart.getFileName().toString() : null);
         Path md = out.resolve(stem + ".md");
         Files.writeString(md, markdown, StandardCharsets.UTF_8);
-        System.out.println("wrote " + md + (charted ? " and " + chart : ""));
+        System.out.println("wrote " + md + (charted ? " and " + chart : "") + (coresCharted ? " and " + coresChart : ""));
     }
 
     static String loadAverage() {

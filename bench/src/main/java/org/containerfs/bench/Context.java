@@ -34,6 +34,14 @@ public final class Context {
     private final Path workDir;
     private final List<ScalingPoint> scaling = new ArrayList<>();
 
+    /**
+     * One point of the cores chart: a query's records per second with {@code cores} Spark cores; cores 0 marks the
+     * single-thread walk through the provider that the query is compared with.
+     */
+    public record CoresPoint(String query, int cores, double recordsPerSecond) {}
+
+    private final List<CoresPoint> cores = new ArrayList<>();
+
     Context(boolean quick, Path workDir) {
         this.quick = quick;
         this.workDir = workDir;
@@ -78,6 +86,14 @@ public final class Context {
 
     List<ScalingPoint> scalingPoints() {
         return scaling;
+    }
+
+    public void cores(String query, int cores, double recordsPerSecond) {
+        this.cores.add(new CoresPoint(query, cores, recordsPerSecond));
+    }
+
+    List<CoresPoint> coresPoints() {
+        return cores;
     }
 
     public static void log(String format, Object... args) {

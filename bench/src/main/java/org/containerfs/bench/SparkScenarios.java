@@ -58,6 +58,13 @@ final class SparkScenarios implements FormatScenarios {
         double walkCount = rate(times, "walk count", total);
         double walkList = rate(times, "walk listing", total);
         double walkSha = rate(times, "walk sha2", total);
+        for (String query : List.of("count", "listing", "sha2")) {
+            String title = query.equals("sha2") ? "sha2(content)" : query.equals("count") ? "count()" : "listing";
+            context.cores(title, 0, rate(times, "walk " + query, total));
+            for (int cores : new int[] {1, 2}) {
+                context.cores(title, cores, rate(times, "local[" + cores + "] " + query, total));
+            }
+        }
         List<Row> rows = new ArrayList<>();
         String sizes = String.format("%d containers x %d records of %d B", containers, records, RECORD_BYTES);
         rows.add(versus("10a count() of " + sizes + ": local[2] vs a single-thread walk (records/s)",

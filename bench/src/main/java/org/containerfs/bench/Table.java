@@ -52,7 +52,7 @@ final class Table {
     }
 
     static String markdown(List<Row> rows, String stem, boolean quick, List<String> only, Duration took,
-            String loadBefore, String loadAfter, String chartFile) {
+            String loadBefore, String loadAfter, String chartFile, String coresChartFile) {
         StringBuilder sb = new StringBuilder();
         sb.append("# containerfs benchmarks, ").append(stem).append("\n\n");
         String sets = only.isEmpty() ? "" : " --only " + String.join(",", only);
@@ -84,6 +84,10 @@ final class Table {
                 .append("the row is neither PASS nor FAIL.\n");
         if (chartFile != null) {
             sb.append("\n![time and retained heap per record vs record count](").append(chartFile).append(")\n");
+        }
+        if (coresChartFile != null) {
+            sb.append("\n![scenario 10: records/s of count(), the listing and sha2(content) against Spark cores, beside the ")
+                    .append("single-thread walk](").append(coresChartFile).append(")\n");
         }
         return sb.toString();
     }

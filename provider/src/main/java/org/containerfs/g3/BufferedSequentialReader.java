@@ -48,12 +48,20 @@ abstract class BufferedSequentialReader implements SequentialReader {
 
     @Override
     public long skip(long n) throws IOException {
+        return skip(n, null);
+    }
+
+    @Override
+    public long skip(long n, Visitor visitor) throws IOException {
         long done = 0;
         while (done < n) {
             if (readPos == readEnd && !refill()) {
                 break;
             }
             int k = (int) Math.min(n - done, readEnd - readPos);
+            if (visitor != null) {
+                visitor.bytes(buffer, readPos, k);
+            }
             readPos += k;
             done += k;
         }

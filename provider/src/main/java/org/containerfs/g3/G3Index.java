@@ -188,7 +188,6 @@ final class G3Index {
         long total = in.remaining() >= 0 ? in.position() + in.remaining() : -1;
         scanEnd = total;
         boolean checkCrc = in.skipReadsData();
-        byte[] crcBuffer = checkCrc ? new byte[64 * 1024] : null;
         while (true) {
             long start = in.position();
             int got = in.read(header, 0, HEADER);
@@ -290,7 +289,7 @@ final class G3Index {
                             + " of the frame at byte " + start + " declares a blob of " + Long.toUnsignedString(blobLen) + " bytes";
                     break;
                 }
-                if ((checkCrc ? crcSkip(in, blobLen, crcBuffer, i) : in.skip(blobLen)) != blobLen) {
+                if ((checkCrc ? crcSkip(in, blobLen, i) : in.skip(blobLen)) != blobLen) {
                     problem = "a blob of " + Long.toUnsignedString(blobLen) + " bytes at byte " + blobAt
                             + " (key " + i + " of the frame at byte " + start + ")";
                     truncated = true;
@@ -320,18 +319,9 @@ final class G3Index {
         }
     }
 
-    /** Reads (rather than skips) a blob, continuing {@link #scanCrc}; returns the count read. */
-    private long crcSkip(SequentialReader in, long length, byte[] buffer, int entry) throws IOException {
-        long done = 0;
-        while (done < length) {
-            int n = in.read(buffer, 0, (int) Math.min(buffer.length, length - done));
-            if (n <= 0) {
-                break;
-            }
-            scanCrc = G3Crc.update(scanCrc, buffer, 0, n);
-            done += n;
-        }
-        return done;
+    /** Skips a blob, continuing {@link #scanCrc} over its bytes where the reader holds them; returns the count skipped. */
+    private long crcSkip(SequentialReader in, long length, int entry) throws IOException {
+        return in.skip(length, (b, off, len) -> scanCrc = G3Crc.update(scanCrc, b, off, len));
     }
 
     /** A u64 length, or -1 at the end of the stream; lengths of 2^63 and more are reported as huge. */

@@ -221,14 +221,16 @@ final class IndexStore {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         try {
             CheckedOutputStream checked;
-            try (DataOutputStream out = new DataOutputStream(checked = new CheckedOutputStream(
-                    new BufferedOutputStream(Files.newOutputStream(tmp)), new CRC32C()))) {
+            // buffered before the checksum, which then sums 64 KiB at a time, not each field's 4 or 8 bytes
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(checked = new CheckedOutputStream(
+                    Files.newOutputStream(tmp), new CRC32C()), 1 << 16))) {
                 out.writeLong(MAGIC);
                 out.writeLong(size);
                 out.writeLong(mtime);
                 out.writeLong(gz.span());
                 writeGzip(out, gz);
                 writeFrames(out, index);
+                out.flush();
                 out.writeInt((int) checked.getChecksum().getValue());
             }
             Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

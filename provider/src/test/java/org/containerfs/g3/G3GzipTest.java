@@ -322,6 +322,31 @@ class G3GzipTest {
         }
     }
 
+    /**
+     * The native pass checks each member's CRC-32 on the reading side, on segments cut where members end: a bad CRC
+     * of a member inside the file, and of an empty member (a segment with no bytes of its own), is damage too.
+     */
+    @Test
+    void aBadCrcOfAMemberInsideTheFileOrOfAnEmptyMemberIsReported() throws Exception {
+        int a = stream.length / 2;
+        byte[][] parts = {gzip(Arrays.copyOfRange(stream, 0, a), 6, Deflater.DEFAULT_STRATEGY),
+                gzip(new byte[0], 6, Deflater.DEFAULT_STRATEGY),
+                gzip(Arrays.copyOfRange(stream, a, stream.length), 6, Deflater.DEFAULT_STRATEGY)};
+        for (int damaged = 0; damaged < 2; damaged++) {
+            byte[][] copy = parts.clone();
+            copy[damaged] = parts[damaged].clone();
+            copy[damaged][copy[damaged].length - 8] ^= 0x10; // the member trailer's CRC-32
+            Path gz = tmp.resolve("member" + damaged + "crc.g3.gz");
+            Files.write(gz, concat(copy[0], copy[1], copy[2]));
+            try (FileSystem z = G3TestSupport.open(gz)) {
+                assertThat((String) Files.getAttribute(z.getPath("/"), "g3:gzipDamage")).as("member %d", damaged)
+                        .contains("CRC-32");
+            }
+            assertThatThrownBy(() -> G3TestSupport.open(gz, Map.of("strict", true)))
+                    .isInstanceOf(ContainerFormatException.class);
+        }
+    }
+
     @Test
     void aBadMemberCrcAndTrailingGarbageAreReported() throws Exception {
         byte[] full = gzip(stream, 6, Deflater.DEFAULT_STRATEGY);

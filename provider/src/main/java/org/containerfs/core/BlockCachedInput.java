@@ -6,6 +6,8 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -36,6 +38,12 @@ import org.containerfs.storage.InputIdentity;
  *       requests the size of the window up to half the largest one (1, 2, 4, 8, 16 MiB by default),
  *       queued on a small pool of threads before the read itself waits, so that the next ones download
  *       while it copies from those that have arrived.</li>
+ *   <li>Once that window has reached two blocks, a run of large reads (half a block or more) on an input that
+ *       can open a ranged request read in order ({@link ContainerInput#openRange}, S3's streaming GET) goes on
+ *       in one such request, straight into the reader's buffers, instead of a request per range: a 1 GiB record
+ *       read in order costs about ten requests, not seventy. At most two are open; one left behind is aborted,
+ *       never drained. A reader that goes back over bytes such a request has passed puts the input back on the
+ *       cache for good.</li>
  *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
  *       ranges go first); a read larger than a quarter of it goes straight to the input.</li>
  *   <li>Reads take no lock but the stream tracker's brief one: concurrent readers fetch concurrently
@@ -58,6 +66,14 @@ final class BlockCachedInput implements ContainerInput {
     private ExecutorService pool;
     private volatile boolean closed;
     private volatile long knownSize = -1;
+    /**
+     * Ranged requests of long sequential runs, open and read up to the offset they are keyed by (where the run
+     * goes on); at most {@link #RANGE_STREAMS}. Guarded by itself.
+     */
+    private final java.util.TreeMap<Long, java.io.InputStream> rangeStreams = new java.util.TreeMap<>();
+    private static final int RANGE_STREAMS = 2;
+    /** The input has no {@link ContainerInput#openRange}: long runs use read-ahead only. */
+    private volatile boolean noRangeStreams;
 
     BlockCachedInput(ContainerInput input, BlockCacheSettings settings) {
         this.input = input;
@@ -178,7 +194,11 @@ final class BlockCachedInput implements ContainerInput {
         if (want > settings.cacheBytes() / 4) {
             return readThrough(dst, position, want);
         }
-        if (window > 0) {
+        // a run of large reads (a big record copied out) goes on in one ranged request, read in order into the
+        // callers' buffers, instead of a request per read-ahead range; small and overlapping reads (index
+        // scans) keep the cache, which serves bytes more than once
+        boolean ranged = window >= 2 * settings.blockSize() && want >= settings.blockSize() / 2 && !noRangeStreams;
+        if (window > 0 && !ranged) {
             // queued before this read waits, so the next ranges download while it copies
             readAhead(position, end + window, size, requestSize(window));
         }
@@ -187,6 +207,16 @@ final class BlockCachedInput implements ContainerInput {
         while (cursor < end) {
             Extent e = covering(cursor);
             if (e == null) {
+                if (ranged) {
+                    Long following = extents.higherKey(cursor);
+                    int n = readRange(dst, cursor, following == null ? end : Math.min(end, following), size);
+                    if (n > 0) {
+                        copied += n;
+                        cursor += n;
+                        continue;
+                    }
+                    ranged = false; // no range stream here: the cache's own way
+                }
                 fetchGap(cursor, end, size, window > 0);
                 continue;
             }
@@ -205,6 +235,99 @@ final class BlockCachedInput implements ContainerInput {
             cursor += n;
         }
         return copied == 0 ? -1 : copied;
+    }
+
+    /**
+     * Reads {@code [cursor, limit)} from the range stream that continues at {@code cursor}, or from a new one
+     * (up to the end of the input); returns the count, 0 when the input opens no range streams or the stream
+     * ended early (the caller then reads the cache's way, which reports what happened).
+     */
+    private int readRange(ByteBuffer dst, long cursor, long limit, long size) throws IOException {
+        java.io.InputStream in = null;
+        long skip = 0;
+        synchronized (rangeStreams) {
+            Map.Entry<Long, java.io.InputStream> behind = rangeStreams.floorEntry(cursor);
+            if (behind != null && cursor - behind.getKey() <= StreamTracker.NEAR) {
+                // a reader that skips a little (header after header) goes on in the same request
+                in = rangeStreams.remove(behind.getKey());
+                skip = cursor - behind.getKey();
+            } else {
+                Long ahead = rangeStreams.ceilingKey(cursor);
+                if (ahead != null && ahead - cursor <= settings.maxReadAhead()) {
+                    // a reader going over bytes its request has passed (overlapping windows): one request per
+                    // re-read would follow, so this input keeps to the cache from now on
+                    noRangeStreams = true;
+                    return 0;
+                }
+            }
+        }
+        if (in != null && skip > 0) {
+            try {
+                in.skipNBytes(skip);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(in);
+                return 0;
+            }
+        }
+        if (in == null) {
+            in = input.openRange(cursor, size);
+            if (in == null) {
+                noRangeStreams = true;
+                return 0;
+            }
+        }
+        int got;
+        try {
+            got = readInto(dst, in, (int) (limit - cursor));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(in);
+            throw e;
+        }
+        long next = cursor + got;
+        java.io.InputStream evicted = in;
+        if (got > 0 && next < size) {
+            synchronized (rangeStreams) {
+                if (!closed) {
+                    rangeStreams.put(next, in);
+                    evicted = null;
+                    if (rangeStreams.size() > RANGE_STREAMS) {
+                        evicted = rangeStreams.pollFirstEntry().getValue(); // the run furthest behind
+                    }
+                }
+            }
+        }
+        closeQuietly(evicted);
+        return got;
+    }
+
+    private static int readInto(ByteBuffer dst, java.io.InputStream in, int want) throws IOException {
+        int got = 0;
+        if (dst.hasArray()) {
+            got = in.readNBytes(dst.array(), dst.arrayOffset() + dst.position(), want);
+            dst.position(dst.position() + got);
+            return got;
+        }
+        byte[] chunk = new byte[Math.min(want, 64 * 1024)];
+        while (got < want) {
+            int n = in.readNBytes(chunk, 0, Math.min(chunk.length, want - got));
+            if (n <= 0) {
+                break;
+            }
+            dst.put(chunk, 0, n);
+            got += n;
+        }
+        return got;
+    }
+
+    private static void closeQuietly(java.io.InputStream in) {
+        if (in == null) {
+            return;
+        }
+        try {
+            in.close();
+        } catch (IOException | RuntimeException ignored) {
+            // an aborted request: nothing more to release
+        }
     }
 
     /** A read too large for the cache: exactly its range, straight into the caller's buffer. */
@@ -484,6 +607,12 @@ final class BlockCachedInput implements ContainerInput {
                 Thread.currentThread().interrupt();
             }
         }
+        List<java.io.InputStream> open;
+        synchronized (rangeStreams) {
+            open = new ArrayList<>(rangeStreams.values());
+            rangeStreams.clear();
+        }
+        open.forEach(BlockCachedInput::closeQuietly);
         for (Extent e : extents.values()) {
             e.data.completeExceptionally(new ClosedChannelException());
         }

@@ -57,6 +57,17 @@ public interface ContainerInput extends Closeable {
     }
 
     /**
+     * Opens one request for the bytes {@code [position, end)}, to be read in order (S3: one ranged GET whose body
+     * streams), or returns null where the store has no such thing (the default). The core's block cache uses it
+     * for a long sequential run, such as a big record read from start to end, so that the run costs one request
+     * instead of one per read-ahead range. Closing the stream before its end must stop the transfer (abort the
+     * request), not read the rest.
+     */
+    default java.io.InputStream openRange(long position, long end) throws IOException {
+        return null;
+    }
+
+    /**
      * Whether every read is a request to a remote service (true: the core puts its block cache in
      * front, coalescing small reads) or a cheap local call (false: reads go straight through).
      */

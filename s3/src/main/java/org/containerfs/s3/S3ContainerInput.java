@@ -176,6 +176,74 @@ public final class S3ContainerInput implements ContainerInput {
         return got;
     }
 
+    /**
+     * One ranged GET for {@code [position, end)} whose body the caller reads in order; closing it before the end
+     * aborts the request (the connection is dropped, nothing more is read).
+     */
+    @Override
+    public InputStream openRange(long position, long end) throws IOException {
+        if (closed.get()) {
+            throw new ClosedChannelException();
+        }
+        long stop = Math.min(end, size);
+        if (position < 0 || position >= stop) {
+            throw new IllegalArgumentException("no bytes in [" + position + ", " + end + ") of " + location);
+        }
+        String range = "bytes " + position + "-" + (stop - 1);
+        GetObjectRequest request = GetObjectRequest.builder()
+                .bucket(location.bucket()).key(location.key())
+                .range("bytes=" + position + "-" + (stop - 1))
+                .ifMatch(etag.isEmpty() ? null : etag)
+                .build();
+        software.amazon.awssdk.core.ResponseInputStream<GetObjectResponse> body;
+        try {
+            body = client.client.getObject(request);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, location, "reading " + range);
+        }
+        String contentRange = body.response().contentRange();
+        if (position > 0 && (contentRange == null || !contentRange.startsWith("bytes " + position + "-"))) {
+            body.abort();
+            throw new IOException(location + ": the S3 service ignored the Range header (answered " + contentRange
+                    + " for bytes " + position + "-); it cannot serve containers");
+        }
+        long length = stop - position;
+        return new InputStream() {
+            private long read;
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                try {
+                    int n = body.read(b, off, len);
+                    if (n > 0) {
+                        read += n;
+                    } else if (n < 0 && read < length) {
+                        throw new IOException(location + " ended at byte " + (position + read) + " while reading "
+                                + range + " of the " + size + " bytes it had when opened: it was truncated or "
+                                + "replaced; reopen it");
+                    }
+                    return n;
+                } catch (SdkException e) {
+                    throw S3Errors.translate(e, location, "reading " + range);
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (read < length) {
+                    body.abort(); // never drain bytes nobody asked for
+                }
+                body.close();
+            }
+        };
+    }
+
     private int fill(ByteBuffer dst, AbortableInputStream body, int want, GetObjectResponse response,
             long position) throws IOException {
         String contentRange = response.contentRange();

@@ -38,10 +38,10 @@ import org.containerfs.storage.InputIdentity;
  *       requests the size of the window up to half the largest one (1, 2, 4, 8, 16 MiB by default),
  *       queued on a small pool of threads before the read itself waits, so that the next ones download
  *       while it copies from those that have arrived.</li>
- *   <li>Once that window has reached two blocks, a run of large reads (half a block or more) on an input that
+ *   <li>Once a run has a read-ahead window, a run of large reads (half a block or more) on an input that
  *       can open a ranged request read in order ({@link ContainerInput#openRange}, S3's streaming GET) goes on
  *       in one such request, straight into the reader's buffers, instead of a request per range: a 1 GiB record
- *       read in order costs about ten requests, not seventy. At most two are open; one left behind is aborted,
+ *       read in order costs five requests, not seventy-three. At most two are open; one left behind is aborted,
  *       never drained. A reader that goes back over bytes such a request has passed puts the input back on the
  *       cache for good.</li>
  *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
@@ -197,7 +197,7 @@ final class BlockCachedInput implements ContainerInput {
         // a run of large reads (a big record copied out) goes on in one ranged request, read in order into the
         // callers' buffers, instead of a request per read-ahead range; small and overlapping reads (index
         // scans) keep the cache, which serves bytes more than once
-        boolean ranged = window >= 2 * settings.blockSize() && want >= settings.blockSize() / 2 && !noRangeStreams;
+        boolean ranged = window >= settings.blockSize() && want >= settings.blockSize() / 2 && !noRangeStreams;
         if (window > 0 && !ranged) {
             // queued before this read waits, so the next ranges download while it copies
             readAhead(position, end + window, size, requestSize(window));

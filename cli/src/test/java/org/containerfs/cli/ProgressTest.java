@@ -120,15 +120,38 @@ class ProgressTest {
         assertThat(output).containsPattern("\rindexing \\[[.#]+\\] .*\r +\r(\r)?containerfs: mounted samples/g3/observation.g3.gz");
     }
 
-    /** Ends the mount as Ctrl-C would (SIGTERM: its hook unmounts), and never leaves a mount behind. */
+    /**
+     * Ends the mount as Ctrl-C would (SIGTERM: its hook unmounts), and never leaves a mount behind. script(1) can end
+     * before the java process under it has finished unmounting, and fusermount's auto_unmount runs after the daemon is
+     * gone: wait for both the process and the kernel's mount table, or the temporary directory cannot be removed.
+     */
     private static void unmount(Path mountPoint, Process p) throws Exception {
-        p.descendants().forEach(ProcessHandle::destroy); // the java process under script(1)
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        List<ProcessHandle> children = p.descendants().toList();
+        children.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + 120 * SECOND;
+        boolean ended = true;
+        for (ProcessHandle child : children) {
+            try {
+                child.onExit().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                ended = false;
+            }
+        }
+        ended &= p.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        while (mounted(mountPoint) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        if (!ended || mounted(mountPoint)) {
             new ProcessBuilder("fusermount3", "-u", "-z", mountPoint.toString()).start().waitFor(30, TimeUnit.SECONDS);
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             throw new AssertionError("the mount did not end on SIGTERM");
         }
+    }
+
+    private static boolean mounted(Path mountPoint) throws Exception {
+        String target = " " + mountPoint.toAbsolutePath().normalize() + " "; // not toRealPath: a dead mount answers ENOTCONN
+        return Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().anyMatch(l -> l.contains(target));
     }
 
     @Test

@@ -213,7 +213,7 @@ class BlockCacheTest {
      * second) for a second one to be outstanding, so a reader that fetches one range at a time is seen
      * with at most one outstanding, whatever the machine's speed.
      */
-    static final class StoreInput implements org.containerfs.storage.ContainerInput {
+    static class StoreInput implements org.containerfs.storage.ContainerInput {
         final long size;
         final boolean overlapGate;
         final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
@@ -291,6 +291,87 @@ class BlockCacheTest {
         public void close() {
             closed = true;
         }
+    }
+
+    /** A {@link StoreInput} that also opens ranged requests read in order, counting them and what they send. */
+    static final class RangeStoreInput extends StoreInput {
+        final java.util.concurrent.atomic.AtomicLong rangesOpened = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong rangeBytes = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong rangesOpenNow = new java.util.concurrent.atomic.AtomicLong();
+
+        RangeStoreInput(long size) {
+            super(size, false);
+        }
+
+        @Override
+        public java.io.InputStream openRange(long position, long end) {
+            rangesOpened.incrementAndGet();
+            rangesOpenNow.incrementAndGet();
+            return new java.io.InputStream() {
+                long next = position;
+                boolean open = true;
+
+                @Override
+                public int read() {
+                    byte[] one = new byte[1];
+                    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    int n = (int) Math.min(len, end - next);
+                    if (n <= 0) {
+                        return -1;
+                    }
+                    for (int i = 0; i < n; i++) {
+                        b[off + i] = byteAt(next + i);
+                    }
+                    next += n;
+                    rangeBytes.addAndGet(n);
+                    return n;
+                }
+
+                @Override
+                public void close() {
+                    if (open) {
+                        open = false;
+                        rangesOpenNow.decrementAndGet();
+                    }
+                }
+            };
+        }
+    }
+
+    @Test
+    void largeReadsInOrderGoOnInOneRangedRequestAndAnOverlappingReaderKeepsToTheCache() throws Exception {
+        long size = 64L << 20;
+        RangeStoreInput store = new RangeStoreInput(size);
+        BlockCachedInput cache = (BlockCachedInput) BlockCachedInput.cacheIfRemote(store, BlockCacheSettings.DEFAULTS);
+        ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+        long pos = 144;
+        while (pos < size / 2) {
+            int n = cache.read(buf.clear(), pos);
+            for (int i = 0; i < n; i += 4093) {
+                assertThat(buf.get(i)).as("byte %d", pos + i).isEqualTo(StoreInput.byteAt(pos + i));
+            }
+            pos += n;
+        }
+        // from the fourth read on, one ranged request carries the run: the ranges before it are a few blocks
+        assertThat(store.rangesOpened.get()).isEqualTo(1);
+        assertThat(store.requests.get()).as("%s", store.requestSizes).isLessThanOrEqualTo(6);
+        assertThat(store.bytes.get() + store.rangeBytes.get()).isLessThanOrEqualTo(size / 2 + (8L << 20));
+        // a reader going back over bytes the request has passed: served by the cache, and no new request opened
+        long back = pos - (1 << 19);
+        for (int k = 0; k < 8; k++, back += 1 << 19) {
+            int n = cache.read(buf.clear(), back);
+            for (int i = 0; i < n; i += 4093) {
+                assertThat(buf.get(i)).as("byte %d", back + i).isEqualTo(StoreInput.byteAt(back + i));
+            }
+        }
+        assertThat(store.rangesOpened.get()).isEqualTo(1);
+        cache.close();
+        assertThat(store.rangesOpenNow.get()).as("ranged requests left open after close").isZero();
+        assertThat(store.requestsAfterClose.get()).isZero();
     }
 
     @Test

@@ -278,7 +278,7 @@ final class BlockCachedInput implements ContainerInput {
         }
         int got;
         try {
-            got = readInto(dst, in, (int) (limit - cursor));
+            got = ContainerInput.readFully(in, dst, (int) (limit - cursor));
         } catch (IOException | RuntimeException e) {
             closeQuietly(in);
             throw e;
@@ -297,25 +297,6 @@ final class BlockCachedInput implements ContainerInput {
             }
         }
         closeQuietly(evicted);
-        return got;
-    }
-
-    private static int readInto(ByteBuffer dst, java.io.InputStream in, int want) throws IOException {
-        int got = 0;
-        if (dst.hasArray()) {
-            got = in.readNBytes(dst.array(), dst.arrayOffset() + dst.position(), want);
-            dst.position(dst.position() + got);
-            return got;
-        }
-        byte[] chunk = new byte[Math.min(want, 64 * 1024)];
-        while (got < want) {
-            int n = in.readNBytes(chunk, 0, Math.min(chunk.length, want - got));
-            if (n <= 0) {
-                break;
-            }
-            dst.put(chunk, 0, n);
-            got += n;
-        }
         return got;
     }
 

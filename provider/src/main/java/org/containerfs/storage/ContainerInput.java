@@ -74,4 +74,28 @@ public interface ContainerInput extends Closeable {
     default boolean remote() {
         return true;
     }
+
+    /**
+     * Reads {@code length} bytes of {@code in} into {@code dst} (a heap or a direct buffer), fewer only where the
+     * stream ends; the count read. For inputs whose reads arrive as streams (an HTTP response's body, a stream of
+     * {@link #openRange}): a heap buffer is filled in place, a direct one through a chunk of at most 64 KiB.
+     */
+    static int readFully(java.io.InputStream in, ByteBuffer dst, int length) throws IOException {
+        if (dst.hasArray()) {
+            int got = in.readNBytes(dst.array(), dst.arrayOffset() + dst.position(), length);
+            dst.position(dst.position() + got);
+            return got;
+        }
+        byte[] chunk = new byte[Math.min(length, 64 * 1024)];
+        int got = 0;
+        while (got < length) {
+            int n = in.readNBytes(chunk, 0, Math.min(chunk.length, length - got));
+            if (n <= 0) {
+                break;
+            }
+            dst.put(chunk, 0, n);
+            got += n;
+        }
+        return got;
+    }
 }

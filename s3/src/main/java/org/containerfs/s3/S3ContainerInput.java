@@ -253,29 +253,10 @@ public final class S3ContainerInput implements ContainerInput {
                     + "header (answered " + contentRange + " for bytes " + position + "-); it cannot serve "
                     + "containers"));
         }
-        int got = readInto(dst, body, want);
+        int got = ContainerInput.readFully(body, dst, want);
         Long length = response.contentLength();
         if (length != null && length > got) {
             body.abort(); // never drain bytes nobody asked for
-        }
-        return got;
-    }
-
-    private static int readInto(ByteBuffer dst, InputStream in, int want) throws IOException {
-        int got = 0;
-        if (dst.hasArray()) {
-            got = in.readNBytes(dst.array(), dst.arrayOffset() + dst.position(), want);
-            dst.position(dst.position() + got);
-            return got;
-        }
-        byte[] chunk = new byte[Math.min(want, 64 * 1024)];
-        while (got < want) {
-            int n = in.read(chunk, 0, Math.min(chunk.length, want - got));
-            if (n < 0) {
-                break;
-            }
-            dst.put(chunk, 0, n);
-            got += n;
         }
         return got;
     }

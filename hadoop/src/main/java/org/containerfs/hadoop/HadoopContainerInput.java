@@ -138,6 +138,71 @@ public final class HadoopContainerInput implements ContainerInput {
         return open(fs, status(fs, new Path(parent, fileName)));
     }
 
+    /**
+     * A second stream for one long run of reads in order (a big record read from start to end), opened with the
+     * {@code sequential} read policy and the run's range as its split, so that s3a asks for the range in one
+     * streaming GET, or a few large ones, where the random-policy stream above makes a request per read-ahead range
+     * of the core's cache. Closing it before the end closes the stream, which for s3a aborts the GET rather than
+     * reading the rest. None for {@code file:} (positioned reads there are plain local reads).
+     */
+    @Override
+    public java.io.InputStream openRange(long position, long end) throws IOException {
+        if (!remote() || position < 0 || end <= position || end > status.getLen()) {
+            return null;
+        }
+        FSDataInputStream stream = openStream(fs, status, "sequential", position, end);
+        try {
+            stream.seek(position);
+        } catch (IOException | RuntimeException e) {
+            stream.close();
+            throw e;
+        }
+        return new RangeStream(stream, end - position);
+    }
+
+    /** The bytes of one range of a stream; closing it closes the stream. */
+    private static final class RangeStream extends java.io.InputStream {
+        private final FSDataInputStream in;
+        private long left;
+
+        RangeStream(FSDataInputStream in, long length) {
+            this.in = in;
+            this.left = length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int b = in.read();
+            if (b >= 0) {
+                left--;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (left <= 0) {
+                return -1;
+            }
+            int n = in.read(b, off, (int) Math.min(len, left));
+            if (n > 0) {
+                left -= n;
+            }
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
     /** {@code file:} reads are cheap local calls; everything else (HDFS, object stores) is a request. */
     @Override
     public boolean remote() {
@@ -195,12 +260,20 @@ public final class HadoopContainerInput implements ContainerInput {
     }
 
     private static FSDataInputStream openStream(FileSystem fs, FileStatus status) throws IOException {
+        return openStream(fs, status, "random", -1, -1);
+    }
+
+    /** Opens with a read policy and, where {@code splitEnd >= 0}, the range to be read as the split. */
+    private static FSDataInputStream openStream(FileSystem fs, FileStatus status, String policy, long splitStart,
+            long splitEnd) throws IOException {
         try {
-            return fs.openFile(status.getPath())
+            var builder = fs.openFile(status.getPath())
                     .withFileStatus(status)
-                    .opt("fs.option.openfile.read.policy", "random")
-                    .build()
-                    .get();
+                    .opt("fs.option.openfile.read.policy", policy);
+            if (splitEnd >= 0) {
+                builder.opt("fs.option.openfile.split.start", splitStart).opt("fs.option.openfile.split.end", splitEnd);
+            }
+            return builder.build().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while opening " + status.getPath());

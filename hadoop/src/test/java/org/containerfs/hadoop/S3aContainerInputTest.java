@@ -43,6 +43,7 @@ class S3aContainerInputTest {
         limeSize = Files.size(lime);
         server.createBucket("bounds");
         server.put("bounds", "ens/many.lime", lime);
+        server.put("bounds", "ens/huge.lime", limeOfOneBigRecord(dir.resolve("huge.lime")));
     }
 
     @AfterAll
@@ -97,5 +98,77 @@ class S3aContainerInputTest {
                     .allMatch(r -> r.startsWith("GET /bounds/ens/many.lime bytes="))
                     .hasSizeLessThanOrEqualTo((int) ((limeSize + BLOCK - 1) / BLOCK));
         }
+    }
+
+    static final int HUGE = 96 << 20;
+
+    /** One LIME record of {@link #HUGE} bytes (seeded random), /msg01/rec01.ildg-binary-data. */
+    static Path limeOfOneBigRecord(Path file) throws Exception {
+        byte[] chunk = new byte[BLOCK];
+        java.util.Random random = new java.util.Random(5);
+        try (java.nio.file.FileSystem fs = ContainerFileSystems.create(file, "lime")) {
+            Files.createDirectory(fs.getPath("/msg01"));
+            try (java.io.OutputStream out = Files.newOutputStream(fs.getPath("/msg01/rec01.ildg-binary-data"))) {
+                for (int written = 0; written < HUGE; written += BLOCK) {
+                    random.nextBytes(chunk);
+                    out.write(chunk);
+                }
+            }
+        }
+        return file;
+    }
+
+    static byte[] hugeRecordDigest() throws Exception {
+        java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+        byte[] chunk = new byte[BLOCK];
+        java.util.Random random = new java.util.Random(5);
+        for (int written = 0; written < HUGE; written += BLOCK) {
+            random.nextBytes(chunk);
+            sha.update(chunk);
+        }
+        return sha.digest();
+    }
+
+    /**
+     * A big record read in order over s3a goes on in one streaming GET opened for the run (the input's openRange,
+     * read policy sequential), not a GET per read-ahead range of the core's cache.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "classic", "prefetch"})
+    void aBigRecordReadInOrderIsAFewGets(String streamType) throws Exception {
+        try (FileSystem s3a = s3a("bounds", streamType)) {
+            FileStatus status = s3a.getFileStatus(new org.apache.hadoop.fs.Path("s3a://bounds/ens/huge.lime"));
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            List<String> requests;
+            try (HadoopContainerInput input = HadoopContainerInput.open(s3a, status);
+                    java.nio.file.FileSystem lime = ContainerFileSystems.open(input, Map.of());
+                    java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(lime.getPath("/msg01/rec01.ildg-binary-data"))) {
+                server.takeRequests();
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(BLOCK);
+                while (ch.read(b.clear()) > 0) {
+                    sha.update(b.flip());
+                }
+                requests = server.takeRequests();
+            }
+            assertThat(sha.digest()).isEqualTo(hugeRecordDigest());
+            assertThat(requests).as(streamType + ": " + requests).allMatch(r -> r.startsWith("GET /bounds/ens/huge.lime bytes="));
+            long asked = requests.stream().mapToLong(S3aContainerInputTest::rangeLength).sum();
+            // seen before the range stream: classic 13 GETs; prefetch 36 GETs asking for 288 MiB (blocks fetched up to
+            // four times); default 13 GETs. With it: classic 3 (two small ones while the read-ahead window grows, then
+            // the rest in one), prefetch each 8 MiB block once, default its own 8 MiB parts.
+            switch (streamType) {
+                case "classic" -> assertThat(requests).as(streamType + ": " + requests).hasSizeLessThanOrEqualTo(4);
+                default -> assertThat(requests).as(streamType + ": " + requests)
+                        .hasSizeLessThanOrEqualTo(HUGE / (8 << 20) + 3);
+            }
+            assertThat(asked).as(streamType + ": bytes asked for, " + requests).isLessThanOrEqualTo(HUGE + (16L << 20));
+        }
+    }
+
+    /** The length of a logged ranged GET ({@code ... bytes=a-b}). */
+    private static long rangeLength(String request) {
+        String range = request.substring(request.indexOf("bytes=") + 6);
+        int dash = range.indexOf('-');
+        return Long.parseLong(range.substring(dash + 1).trim()) - Long.parseLong(range.substring(0, dash)) + 1;
     }
 }

@@ -87,9 +87,8 @@ final class G3Container implements Container {
      * since. A .g3.gz that changed at all, or a snapshot made with another restart span, cannot serve (null).
      */
     static G3Container fromSnapshot(ContainerSource source, ByteBuffer snapshot, long covered) throws IOException {
-        byte[] raw = new byte[snapshot.remaining()];
-        snapshot.get(raw);
-        java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(raw));
+        int length = snapshot.remaining();
+        FieldReader in = FieldReader.of(snapshot);
         int kind = in.readByte();
         boolean isGzip = G3Format.isGzip(source.channel());
         if (kind != (isGzip ? GZIP : PLAIN)) {
@@ -106,14 +105,14 @@ final class G3Container implements Container {
             if (gz == null) {
                 return null;
             }
-            IndexStore.readGzip(in, raw.length, gz, covered);
-            IndexStore.readFrames(in, raw.length, index, gz.streamSize());
+            IndexStore.readGzip(in, length, gz, covered);
+            IndexStore.readFrames(in, length, index, gz.streamSize());
             gz.loadedFrom("the index cache");
         } else {
-            IndexStore.readFrames(in, raw.length, index, covered);
+            IndexStore.readFrames(in, length, index, covered);
         }
-        if (in.read() != -1) {
-            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", raw.length,
+        if (!in.atEnd()) {
+            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", in.position(),
                     "the end of the snapshot");
         }
         if (source.strict() && index.damage() != null) {

@@ -399,8 +399,8 @@ final class G3Index {
         return (int) Math.min(doubled, Integer.MAX_VALUE - 16);
     }
 
-    /** As above; {@code knownIds[i] >= 0} is the interned id of key i, found by the scan already. */
-    private void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys,
+    /** As above; {@code knownIds[i] >= 0} is the interned id of key i (found by the scan, or {@link #intern}ed by a load). */
+    void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys,
             long[] blobs, int[] knownIds) {
         if (frames == frameOffset.length) {
             int cap = grown(frames, frames + 1L, offset);
@@ -459,7 +459,7 @@ final class G3Index {
         tailLength = 0;
     }
 
-    private int intern(byte[] key) {
+    int intern(byte[] key) {
         ByteKey k = new ByteKey(key);
         Integer id = keyIds.get(k);
         if (id == null) {

@@ -1,7 +1,5 @@
 package org.containerfs.g3;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +8,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedInputStream;
 import org.containerfs.spi.ContainerSource;
 
 /**
@@ -67,17 +64,16 @@ final class IndexStore {
         if (!Files.isRegularFile(path)) {
             return false;
         }
-        CheckedInputStream checked;
-        try (DataInputStream in = new DataInputStream(checked = new CheckedInputStream(
-                new BufferedInputStream(Files.newInputStream(path)), new CRC32C()))) {
+        try (java.io.InputStream file = Files.newInputStream(path)) {
+            FieldReader in = FieldReader.summing(file);
             long limit = Files.size(path);
             if (in.readLong() != MAGIC || in.readLong() != size || in.readLong() != mtime || in.readLong() != gz.span()) {
                 return false;
             }
             readGzip(in, limit, gz, size);
             readFrames(in, limit, index, gz.streamSize());
-            int computedSum = (int) checked.getChecksum().getValue();
-            if (in.readInt() != computedSum || in.read() != -1) {
+            int computedSum = in.checksum();
+            if (in.readInt() != computedSum || !in.atEnd()) {
                 throw new IOException("checksum mismatch in " + path);
             }
             return true;
@@ -89,7 +85,7 @@ final class IndexStore {
     }
 
     /** Members and restart points (with their windows), checked against the compressed file's size. */
-    static void readGzip(DataInputStream in, long limit, GzipIndex gz, long fileSize) throws IOException {
+    static void readGzip(java.io.DataInput in, long limit, GzipIndex gz, long fileSize) throws IOException {
         long streamSize = in.readLong();
         String damage = in.readBoolean() ? in.readUTF() : null;
         int members = count(in, limit);
@@ -131,17 +127,20 @@ final class IndexStore {
      * Interned keys, frames with their entries and what follows the last frame, checked against the
      * (decompressed) stream's length {@code streamEnd} before anything is trusted.
      */
-    static void readFrames(DataInputStream in, long limit, G3Index index, long streamEnd) throws IOException {
+    static void readFrames(java.io.DataInput in, long limit, G3Index index, long streamEnd) throws IOException {
         List<byte[]> keys = new ArrayList<>();
         int keyCount = count(in, limit);
+        int[] idOf = new int[keyCount]; // interned once here, so that no frame's entry hashes its key again
         for (int k = 0; k < keyCount; k++) {
             byte[] key = new byte[count(in, Math.min(limit, G3Index.MAX_KEY_BYTES))];
             in.readFully(key);
             keys.add(key);
+            idOf[k] = index.intern(key);
         }
         int frames = count(in, limit);
         List<byte[]> frameKeys = new ArrayList<>();
         long[] blobs = new long[32];
+        int[] ids = new int[16];
         for (int f = 0; f < frames; f++) {
             long offset = in.readLong();
             long length = in.readLong();
@@ -152,6 +151,7 @@ final class IndexStore {
             frameKeys.clear();
             if (blobs.length < 2 * n) {
                 blobs = new long[2 * n];
+                ids = new int[n];
             }
             for (int e = 0; e < n; e++) {
                 int id = in.readInt();
@@ -159,12 +159,13 @@ final class IndexStore {
                     throw new IOException("bad key id " + id);
                 }
                 frameKeys.add(keys.get(id));
+                ids[e] = idOf[id];
                 blobs[2 * e] = in.readLong();
                 blobs[2 * e + 1] = in.readLong();
             }
             int state = in.readByte();
             int computed = in.readInt();
-            index.addFrame(offset, length, type, crc, big, frameKeys, blobs);
+            index.addFrame(offset, length, type, crc, big, frameKeys, blobs, ids);
             if (state != 0) {
                 index.setCrc(f, computed);
             }
@@ -207,7 +208,7 @@ final class IndexStore {
         writeNullable(out, index.damage());
     }
 
-    private static int count(DataInputStream in, long limit) throws IOException {
+    private static int count(java.io.DataInput in, long limit) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > limit) {
             throw new IOException("bad count " + n);

@@ -71,7 +71,7 @@ final class G3Container implements Container {
     @Override
     public byte[] exportIndex() throws IOException {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(FieldWriter.to(bytes))) {
             out.writeByte(gzip != null ? GZIP : PLAIN);
             if (gzip != null) {
                 out.writeLong(gzip.span());

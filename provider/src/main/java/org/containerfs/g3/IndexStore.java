@@ -219,8 +219,8 @@ final class IndexStore {
     boolean save(GzipIndex gz, G3Index index) {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         try {
-            SummingBuffer summed;
-            try (DataOutputStream out = new DataOutputStream(summed = new SummingBuffer(Files.newOutputStream(tmp)))) {
+            FieldWriter summed;
+            try (DataOutputStream out = new DataOutputStream(summed = FieldWriter.summing(Files.newOutputStream(tmp)))) {
                 out.writeLong(MAGIC);
                 out.writeLong(size);
                 out.writeLong(mtime);
@@ -238,69 +238,6 @@ final class IndexStore {
                 // the index is an optional cache
             }
             return false;
-        }
-    }
-
-    /**
-     * The buffer a save writes through. A save is a few million fields of one to eight bytes, each a call into the
-     * stream below: BufferedOutputStream takes a lock for every one of them (a third of the save's time, on the path
-     * of the first open). This one takes none, and sums the CRC-32C a chunk at a time.
-     */
-    private static final class SummingBuffer extends java.io.OutputStream {
-        private final java.io.OutputStream out;
-        private final CRC32C sum = new CRC32C();
-        private final byte[] buffer = new byte[1 << 16];
-        private int length;
-
-        SummingBuffer(java.io.OutputStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            if (length == buffer.length) {
-                drain();
-            }
-            buffer[length++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            if (len > buffer.length - length) {
-                drain();
-                if (len > buffer.length) {
-                    sum.update(b, off, len);
-                    out.write(b, off, len);
-                    return;
-                }
-            }
-            System.arraycopy(b, off, buffer, length, len);
-            length += len;
-        }
-
-        /** The CRC-32C of every byte written so far (the bytes still buffered included). */
-        int checksum() throws IOException {
-            drain();
-            return (int) sum.getValue();
-        }
-
-        private void drain() throws IOException {
-            sum.update(buffer, 0, length);
-            out.write(buffer, 0, length);
-            length = 0;
-        }
-
-        @Override
-        public void flush() throws IOException {
-            drain();
-            out.flush();
-        }
-
-        @Override
-        public void close() throws IOException {
-            try (out) {
-                drain();
-            }
         }
     }
 

@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "containerfs",
         mixinStandardHelpOptions = true,
         versionProvider = Containerfs.Version.class,
-        description = "Lists, reads, extracts, checks and appends to scientific container files (LIME, and every other "
-                + "format whose java.nio provider is on the class path) as directory trees.",
+        description = "Lists, reads, extracts, checks and appends to scientific container files as directory trees: "
+                + "LIME, GSD, scda, SIONlib and G3 (.g3, .g3.gz), from local paths or s3://bucket/key.",
         footer = {"", "Exit status: 0 on success, 1 when the command failed (or verify found damage), 2 on a usage error.",
                 "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."},
         subcommands = {

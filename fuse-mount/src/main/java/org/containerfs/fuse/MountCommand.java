@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Mount a container (LIME, ... any format the provider knows) as a directory through FUSE.",
+            "Mount a container (LIME, GSD, scda, SIONlib, G3) as a directory through FUSE.",
             "Read-only by default. With --rw new units can be appended: mkdir the next message/frame, then cp "
                     + "files into it (each file is committed when it is closed); nothing existing changes.",
             "Stays in the foreground until unmounted; Ctrl-C or SIGTERM unmount cleanly.",

@@ -58,7 +58,8 @@ final class InfoCommand implements Callable<Integer> {
                 if (e.getKey().equals("damage") || e.getKey().equals("uncommittedTail")) {
                     continue;
                 } else if (!(e.getKey().equals("format") && lines.get("format").equals(Values.show(e.getValue())))) {
-                    lines.put(e.getKey(), Values.show(e.getValue()));
+                    String shown = Values.show(e.getValue());
+                    lines.put(e.getKey(), shown.isEmpty() ? "none" : shown); // an empty text (no gzip damage) says so
                 }
             }
             long[] counts = new long[3];

@@ -33,6 +33,14 @@ class InfoCommandTest {
                 "damage:        none found");
     }
 
+    @Test
+    void aFieldWithNothingToSaySaysNoneRatherThanStayingBlank() {
+        Cli.Result r = Cli.run("info", Corpus.repositoryRoot().resolve("samples/g3/observation.g3.gz"));
+
+        assertThat(r.status()).isZero();
+        assertThat(r.lines()).contains("gzipDamage:    none").allMatch(line -> !line.strip().endsWith(":"));
+    }
+
     @ParameterizedTest
     @MethodSource("corpusFiles")
     void infoCountsMatchTheManifestAndDamageIsShownExactlyForDamagedFiles(String file) {

@@ -190,7 +190,7 @@ final class G3Scenarios implements FormatScenarios {
                         LimeScenarios.seconds(coldGunzip)),
                         LimeScenarios.seconds(Context.median(opens)), LimeScenarios.seconds(Context.median(gunzips)),
                         String.format("%.2f", openRatio), ">= 1.0 (issue 16)",
-                        Row.unlessNoisy(Row.atLeast(openRatio, 1.0), gunzips, opens, 1)),
+                        Row.unlessNoisy(Row.atLeast(openRatio, 1.0), 1.0, gunzips, opens, 1)),
                 new Row("7 G3: reopen of that .g3.gz from its persisted index (.zidx), and the heap it retains",
                         String.format("%s, %s", LimeScenarios.seconds(median(reopen)), mib((long) heap)), "", "", "report",
                         Row.Verdict.INFO));
@@ -289,7 +289,7 @@ final class G3Scenarios implements FormatScenarios {
         return List.of(new Row("7 G3: open + list every name of that .g3 (raw: frame walk with FileChannel)",
                 String.format("%s (%.2f µs/frame)", LimeScenarios.seconds(list), list * 1e6 / frames),
                 LimeScenarios.seconds(raw), String.format("%.2f", raw / list), ">= 0.5 (issue 16: <= 2x the raw walk)",
-                Row.unlessNoisy(Row.atLeast(raw / list, 0.5), t.get("raw"), t.get("containerfs"), context.measurements())),
+                Row.unlessNoisy(Row.atLeast(raw / list, 0.5), 0.5, t.get("raw"), t.get("containerfs"), context.measurements())),
                 new Row("7 G3: open + walk with attributes (Files.walkFileTree) of that .g3",
                         String.format("%s (%.2f µs/frame)", LimeScenarios.seconds(walk), walk * 1e6 / frames),
                         LimeScenarios.seconds(raw), String.format("%.2f", raw / walk), ">= 0.33 (<= 3x)",

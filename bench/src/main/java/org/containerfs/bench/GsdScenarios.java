@@ -108,7 +108,7 @@ final class GsdScenarios implements FormatScenarios {
         rows.add(new Row(String.format(
                 "4 GSD: %,d random (frame, chunk) reads of a %,d-frame file, Files.readAllBytes vs python3-gsd read_chunk",
                 reads, frames), String.format("%.2f µs/read", cfs), String.format("%.2f µs/read", ref),
-                String.format("%.2f", ratio), ">= 1.0", Row.unlessNoisy(Row.atLeast(ratio, 1.0),
+                String.format("%.2f", ratio), ">= 1.0", Row.unlessNoisy(Row.atLeast(ratio, 1.0), 1.0,
                         python.stream().mapToDouble(Double::doubleValue).toArray(),
                         java.stream().mapToDouble(Double::doubleValue).toArray(), context.measurements())));
         rows.addAll(openAndList(context));
@@ -153,7 +153,7 @@ final class GsdScenarios implements FormatScenarios {
                 new Row("4 GSD: open + list every name " + what + " (raw: header, name list and every index slot's frame and name id, read with FileChannel)",
                         String.format("%s (%.2f µs/chunk)", LimeScenarios.seconds(list), list * 1e6 / chunks),
                         LimeScenarios.seconds(raw), String.format("%.2f", raw / list), ">= 0.5 (issue 16: <= 2x the raw walk)",
-                        Row.unlessNoisy(Row.atLeast(raw / list, 0.5), t.get("raw"), t.get("containerfs"), context.measurements())),
+                        Row.unlessNoisy(Row.atLeast(raw / list, 0.5), 0.5, t.get("raw"), t.get("containerfs"), context.measurements())),
                 new Row("4 GSD: open + walk with attributes (Files.walkFileTree) " + what,
                         String.format("%s (%.2f µs/chunk)", LimeScenarios.seconds(walk), walk * 1e6 / chunks),
                         LimeScenarios.seconds(raw), String.format("%.2f", raw / walk), ">= 0.33 (<= 3x)",

@@ -139,7 +139,7 @@ final class LimeScenarios implements FormatScenarios {
                     String.format("%s (%.2f µs/record)", seconds(cfs), nanosPerRecord[s] / 1e3),
                     seconds(raw), String.format("%.2f", raw / cfs),
                     last ? ">= 0.5 (issue 16: <= 2x the raw walk)" : "",
-                    last ? Row.unlessNoisy(Row.atLeast(raw / cfs, 0.5), t.get("raw"), t.get("containerfs"),
+                    last ? Row.unlessNoisy(Row.atLeast(raw / cfs, 0.5), 0.5, t.get("raw"), t.get("containerfs"),
                             context.measurements()) : Row.Verdict.INFO));
             if (last) {
                 rows.add(new Row(String.format("3 open + walk with attributes (Files.walkFileTree, as ls -lR) of %,d records", n),
@@ -305,7 +305,7 @@ final class LimeScenarios implements FormatScenarios {
         }
         return new Row(title, String.format("%,.0f MiB/s", cfs), String.format("%,.0f MiB/s", raw),
                 String.format("%.3f", ratio), String.format(">= %.2f", target),
-                Row.unlessNoisy(Row.atLeast(ratio, target), baseline, containerfs, context.measurements()));
+                Row.unlessNoisy(Row.atLeast(ratio, target), target, baseline, containerfs, context.measurements()));
     }
 
     static double spread(double[] values) {

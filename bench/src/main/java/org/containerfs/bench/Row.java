@@ -14,19 +14,27 @@ public record Row(String scenario, String containerfs, String baseline, String r
         /** The format or a tool the scenario needs is not available on this build or machine. */
         SKIPPED,
         /**
-         * The median of per-round ratios and the ratio of the medians disagree in direction (load
+         * The median of per-round ratios and the ratio of the medians disagree, in direction or in verdict (load
          * changed during the run): neither PASS nor FAIL can be claimed; run again on a quieter machine.
          */
         NOISY
     }
 
     /**
-     * {@code verdict}, unless the measurements behind a ratio contradict themselves
-     * ({@link Context#directionsDisagree}): then NOISY instead of PASS or FAIL.
+     * {@code verdict}, unless the measurements behind a ratio contradict themselves: then NOISY instead of PASS or
+     * FAIL. They do when the median of per-round ratios and the ratio of the medians point different ways from 1
+     * ({@link Context#directionsDisagree}), or fall on different sides of the row's {@code threshold} (the two
+     * estimates would give different verdicts, and the row shows both: its medians and its ratio).
      */
-    public static Verdict unlessNoisy(Verdict verdict, double[] baselineTimes, double[] containerfsTimes, int perRound) {
-        if ((verdict == Verdict.PASS || verdict == Verdict.FAIL)
-                && Context.directionsDisagree(baselineTimes, containerfsTimes, perRound)) {
+    public static Verdict unlessNoisy(Verdict verdict, double threshold, double[] baselineTimes, double[] containerfsTimes,
+            int perRound) {
+        if (verdict != Verdict.PASS && verdict != Verdict.FAIL) {
+            return verdict;
+        }
+        double paired = Context.pairedRatio(baselineTimes, containerfsTimes, perRound);
+        double ofMedians = Context.median(baselineTimes) / Context.median(containerfsTimes);
+        if (Context.directionsDisagree(baselineTimes, containerfsTimes, perRound)
+                || (paired >= threshold) != (ofMedians >= threshold)) {
             return Verdict.NOISY;
         }
         return verdict;

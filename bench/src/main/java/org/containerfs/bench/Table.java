@@ -80,7 +80,8 @@ final class Table {
                 .append("scenario 3: in one JVM after warm-up, retained heap from used heap after full GCs; ")
                 .append("scenario 7: in one JVM, each random read on a file system just reopened from its persisted index; ")
                 .append("scenario 8: dd's own copy time and ls -lR's wall time through real FUSE mounts). ")
-                .append("NOISY: the median of per-round ratios and the ratio of the medians point different ways, so ")
+                .append("NOISY: the median of per-round ratios and the ratio of the medians point different ways from 1, or to ")
+                .append("different sides of the target, so ")
                 .append("the row is neither PASS nor FAIL.\n");
         if (chartFile != null) {
             sb.append("\n![time and retained heap per record vs record count](").append(chartFile).append(")\n");

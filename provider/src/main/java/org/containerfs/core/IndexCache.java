@@ -234,7 +234,8 @@ final class IndexCache {
             if (!after.identity().equals(identity)) {
                 return; // it changed while being scanned: the snapshot may describe neither state
             }
-            write(file, encode(format, identity, sample(source, identity.size()), snapshot));
+            byte[] head = head(format, identity, sample(source, identity.size()), snapshot.length);
+            write(file, head, snapshot, checksum(head, snapshot)); // no copy of the snapshot (20 MB for a big .g3.gz)
         } catch (IOException | RuntimeException e) {
             // once per directory at WARNING (a read-only home would warn at every open), then DEBUG
             Level level = UNWRITABLE.add(dir) ? Level.WARNING : Level.DEBUG;
@@ -276,8 +277,19 @@ final class IndexCache {
     /** A decoded entry: the identity it was made for, its sample hash and the format's snapshot. */
     private record Entry(InputIdentity identity, byte[] sample, ByteBuffer snapshot) {}
 
+    /** An entry: its {@link #head}, the snapshot, and the {@link #checksum} of both. */
     static byte[] encode(String format, InputIdentity identity, byte[] sample, byte[] snapshot) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(snapshot.length + 256);
+        byte[] head = head(format, identity, sample, snapshot.length);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(head.length + snapshot.length + 4);
+        bytes.write(head);
+        bytes.write(snapshot);
+        bytes.write(checksum(head, snapshot));
+        return bytes.toByteArray();
+    }
+
+    /** What precedes the snapshot's bytes in an entry, its length last. */
+    private static byte[] head(String format, InputIdentity identity, byte[] sample, int snapshotLength) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeLong(MAGIC);
         writeString(out, format);
@@ -285,13 +297,17 @@ final class IndexCache {
         out.writeLong(identity.size());
         writeString(out, identity.version());
         out.write(sample);
-        out.writeInt(snapshot.length);
-        out.write(snapshot);
-        CRC32C crc = new CRC32C();
-        crc.update(bytes.toByteArray());
-        out.writeInt((int) crc.getValue());
+        out.writeInt(snapshotLength);
         out.flush();
         return bytes.toByteArray();
+    }
+
+    /** The entry's last four bytes: the CRC-32C of its head and snapshot. */
+    private static byte[] checksum(byte[] head, byte[] snapshot) {
+        CRC32C crc = new CRC32C();
+        crc.update(head);
+        crc.update(snapshot);
+        return ByteBuffer.allocate(4).putInt((int) crc.getValue()).array();
     }
 
     private static void writeString(DataOutputStream out, String s) throws IOException {
@@ -369,11 +385,15 @@ final class IndexCache {
     }
 
     /** Writes {@code bytes} to a temporary file beside {@code file} and renames it into place. */
-    private void write(Path file, byte[] bytes) throws IOException {
+    private void write(Path file, byte[]... parts) throws IOException {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
         try {
-            Files.write(tmp, bytes);
+            try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
+                for (byte[] part : parts) {
+                    out.write(part);
+                }
+            }
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

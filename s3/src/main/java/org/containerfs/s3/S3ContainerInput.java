@@ -155,25 +155,44 @@ public final class S3ContainerInput implements ContainerInput {
         }
         long last = position + want - 1;
         String range = "bytes " + position + "-" + last;
-        GetObjectRequest request = GetObjectRequest.builder()
-                .bucket(location.bucket()).key(location.key())
-                .range("bytes=" + position + "-" + last)
-                .ifMatch(etag.isEmpty() ? null : etag)
-                .build();
         int got;
         try {
-            got = client.client.getObject(request, (ResponseTransformer<GetObjectResponse, Integer>)
-                    (response, body) -> fill(dst, body, want, response, position));
+            got = client.client.getObject(rangeRequest(position, last),
+                    (ResponseTransformer<GetObjectResponse, Integer>) (response, body) -> fill(dst, body, want, response,
+                            position));
         } catch (SdkException e) {
             throw S3Errors.translate(e, location, "reading " + range);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
         if (got < want) {
-            throw new IOException(location + " ended at byte " + (position + got) + " while reading " + range
-                    + " of the " + size + " bytes it had when opened: it was truncated or replaced; reopen it");
+            throw truncated(position + got, range);
         }
         return got;
+    }
+
+    /** A GET of bytes {@code [position, last]}, only of the object the HEAD at open saw (If-Match on its ETag). */
+    private GetObjectRequest rangeRequest(long position, long last) {
+        return GetObjectRequest.builder()
+                .bucket(location.bucket()).key(location.key())
+                .range("bytes=" + position + "-" + last)
+                .ifMatch(etag.isEmpty() ? null : etag)
+                .build();
+    }
+
+    /** Null when the answer is the range asked for from {@code position}; else why this store cannot serve. */
+    private IOException rangeIgnored(GetObjectResponse response, long position) {
+        String contentRange = response.contentRange();
+        if (position > 0 && (contentRange == null || !contentRange.startsWith("bytes " + position + "-"))) {
+            return new IOException(location + ": the S3 service ignored the Range header (answered " + contentRange
+                    + " for bytes " + position + "-); it cannot serve containers");
+        }
+        return null;
+    }
+
+    private IOException truncated(long at, String range) {
+        return new IOException(location + " ended at byte " + at + " while reading " + range + " of the " + size
+                + " bytes it had when opened: it was truncated or replaced; reopen it");
     }
 
     /**
@@ -190,22 +209,16 @@ public final class S3ContainerInput implements ContainerInput {
             throw new IllegalArgumentException("no bytes in [" + position + ", " + end + ") of " + location);
         }
         String range = "bytes " + position + "-" + (stop - 1);
-        GetObjectRequest request = GetObjectRequest.builder()
-                .bucket(location.bucket()).key(location.key())
-                .range("bytes=" + position + "-" + (stop - 1))
-                .ifMatch(etag.isEmpty() ? null : etag)
-                .build();
         software.amazon.awssdk.core.ResponseInputStream<GetObjectResponse> body;
         try {
-            body = client.client.getObject(request);
+            body = client.client.getObject(rangeRequest(position, stop - 1));
         } catch (SdkException e) {
             throw S3Errors.translate(e, location, "reading " + range);
         }
-        String contentRange = body.response().contentRange();
-        if (position > 0 && (contentRange == null || !contentRange.startsWith("bytes " + position + "-"))) {
+        IOException ignored = rangeIgnored(body.response(), position);
+        if (ignored != null) {
             body.abort();
-            throw new IOException(location + ": the S3 service ignored the Range header (answered " + contentRange
-                    + " for bytes " + position + "-); it cannot serve containers");
+            throw ignored;
         }
         long length = stop - position;
         return new InputStream() {
@@ -224,9 +237,7 @@ public final class S3ContainerInput implements ContainerInput {
                     if (n > 0) {
                         read += n;
                     } else if (n < 0 && read < length) {
-                        throw new IOException(location + " ended at byte " + (position + read) + " while reading "
-                                + range + " of the " + size + " bytes it had when opened: it was truncated or "
-                                + "replaced; reopen it");
+                        throw truncated(position + read, range);
                     }
                     return n;
                 } catch (SdkException e) {
@@ -246,12 +257,10 @@ public final class S3ContainerInput implements ContainerInput {
 
     private int fill(ByteBuffer dst, AbortableInputStream body, int want, GetObjectResponse response,
             long position) throws IOException {
-        String contentRange = response.contentRange();
-        if (position > 0 && (contentRange == null || !contentRange.startsWith("bytes " + position + "-"))) {
+        IOException ignored = rangeIgnored(response, position);
+        if (ignored != null) {
             body.abort();
-            throw new UncheckedIOException(new IOException(location + ": the S3 service ignored the Range "
-                    + "header (answered " + contentRange + " for bytes " + position + "-); it cannot serve "
-                    + "containers"));
+            throw new UncheckedIOException(ignored);
         }
         int got = ContainerInput.readFully(body, dst, want);
         Long length = response.contentLength();

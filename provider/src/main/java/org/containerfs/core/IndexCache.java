@@ -234,8 +234,7 @@ final class IndexCache {
             if (!after.identity().equals(identity)) {
                 return; // it changed while being scanned: the snapshot may describe neither state
             }
-            byte[] head = head(format, identity, sample(source, identity.size()), snapshot.length);
-            write(file, head, snapshot, checksum(head, snapshot)); // no copy of the snapshot (20 MB for a big .g3.gz)
+            write(file, entry(format, identity, sample(source, identity.size()), snapshot));
         } catch (IOException | RuntimeException e) {
             // once per directory at WARNING (a read-only home would warn at every open), then DEBUG
             Level level = UNWRITABLE.add(dir) ? Level.WARNING : Level.DEBUG;
@@ -277,14 +276,13 @@ final class IndexCache {
     /** A decoded entry: the identity it was made for, its sample hash and the format's snapshot. */
     private record Entry(InputIdentity identity, byte[] sample, ByteBuffer snapshot) {}
 
-    /** An entry: its {@link #head}, the snapshot, and the {@link #checksum} of both. */
-    static byte[] encode(String format, InputIdentity identity, byte[] sample, byte[] snapshot) throws IOException {
+    /**
+     * An entry, in the order it is written: its {@link #head}, the snapshot itself (not copied: 20 MB for a big
+     * .g3.gz) and the {@link #checksum} of both.
+     */
+    static byte[][] entry(String format, InputIdentity identity, byte[] sample, byte[] snapshot) throws IOException {
         byte[] head = head(format, identity, sample, snapshot.length);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(head.length + snapshot.length + 4);
-        bytes.write(head);
-        bytes.write(snapshot);
-        bytes.write(checksum(head, snapshot));
-        return bytes.toByteArray();
+        return new byte[][] {head, snapshot, checksum(head, snapshot)};
     }
 
     /** What precedes the snapshot's bytes in an entry, its length last. */
@@ -384,7 +382,7 @@ final class IndexCache {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** Writes {@code bytes} to a temporary file beside {@code file} and renames it into place. */
+    /** Writes {@code parts} in order to a temporary file beside {@code file} and renames it into place. */
     private void write(Path file, byte[]... parts) throws IOException {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");

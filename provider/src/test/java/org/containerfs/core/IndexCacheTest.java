@@ -318,7 +318,11 @@ class IndexCacheTest {
             if (random.nextInt(10) == 0) {
                 mutated = java.util.Arrays.copyOf(mutated, random.nextInt(mutated.length));
             }
-            Files.write(entry, IndexCache.encode(format, identity, sample, mutated));
+            try (java.io.OutputStream out = Files.newOutputStream(entry)) {
+                for (byte[] part : IndexCache.entry(format, identity, sample, mutated)) {
+                    out.write(part);
+                }
+            }
             warnings.clear();
             List<String> seen = tree(container, format, readOnlyCache);
             if (IndexCache.lastOutcome() == IndexCache.Outcome.SCANNED) {

@@ -312,7 +312,8 @@ final class G3Index {
                 return;
             }
             int crc = ByteBuffer.wrap(eight, 0, 4).order(order).getInt();
-            addFrame(start, in.position() - start, type, crc, order == ByteOrder.BIG_ENDIAN, pendingKeys, pendingBlob, pendingIds);
+            addFrame(start, in.position() - start, type, crc, order == ByteOrder.BIG_ENDIAN, pendingKeys.size(), pendingKeys,
+                    pendingBlob, pendingIds);
             if (checkCrc) {
                 setCrc(frames - 1, scanCrc);
             }
@@ -375,9 +376,13 @@ final class G3Index {
         return total;
     }
 
-    /** Adds a complete frame; duplicates of a key inside the frame are flagged, the first one wins. */
-    void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys, long[] blobs) {
-        addFrame(offset, length, type, crc, bigEndian, frameKeys, blobs, null);
+    /**
+     * Adds a complete frame read back from a persisted index: {@code entries} entries whose keys are the ids
+     * {@link #intern} gave when the index's key list was loaded, and their blobs.
+     */
+    void addLoadedFrame(long offset, long length, int type, int crc, boolean bigEndian, int entries, long[] blobs,
+            int[] keyIds) {
+        addFrame(offset, length, type, crc, bigEndian, entries, null, blobs, keyIds);
     }
 
     /** The id of the key at place {@code i} of the last frame, or -1: the key a frame's i-th entry most likely has. */
@@ -399,8 +404,12 @@ final class G3Index {
         return (int) Math.min(doubled, Integer.MAX_VALUE - 16);
     }
 
-    /** As above; {@code knownIds[i] >= 0} is the interned id of key i (found by the scan, or {@link #intern}ed by a load). */
-    void addFrame(long offset, long length, int type, int crc, boolean bigEndian, List<byte[]> frameKeys,
+    /**
+     * Adds a complete frame of {@code n} entries; duplicates of a key inside the frame are flagged, the first one
+     * wins. Entry i's key is {@code knownIds[i]} where that is an interned id (the scan found it, or a load), else
+     * {@code frameKeys.get(i)}, interned here ({@code frameKeys} may be null when every id is known).
+     */
+    private void addFrame(long offset, long length, int type, int crc, boolean bigEndian, int n, List<byte[]> frameKeys,
             long[] blobs, int[] knownIds) {
         if (frames == frameOffset.length) {
             int cap = grown(frames, frames + 1L, offset);
@@ -415,7 +424,6 @@ final class G3Index {
                 crcComputed = Arrays.copyOf(crcComputed, cap);
             }
         }
-        int n = frameKeys.size();
         if (entries + n > entryKey.length) {
             int cap = grown(entryKey.length, (long) entries + n, offset);
             entryKey = Arrays.copyOf(entryKey, cap);
@@ -450,7 +458,7 @@ final class G3Index {
 
     /** The writer's frame is on disk: index it without reading it back, and forget the old tail. */
     void committed(long offset, long length, int type, int crc, List<byte[]> frameKeys, long[] blobs) {
-        addFrame(offset, length, type, crc, false, frameKeys, blobs);
+        addFrame(offset, length, type, crc, false, frameKeys.size(), frameKeys, blobs, null);
         synchronized (this) {
             crcComputed[frames - 1] = crc;
             crcState[frames - 1] = 1;

@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.zip.CRC32C;
 import org.containerfs.spi.ContainerSource;
 
@@ -128,17 +126,14 @@ final class IndexStore {
      * (decompressed) stream's length {@code streamEnd} before anything is trusted.
      */
     static void readFrames(java.io.DataInput in, long limit, G3Index index, long streamEnd) throws IOException {
-        List<byte[]> keys = new ArrayList<>();
-        int keyCount = count(in, limit);
+        int keyCount = count(in, limit / 4); // each key takes at least its 4-byte length
         int[] idOf = new int[keyCount]; // interned once here, so that no frame's entry hashes its key again
         for (int k = 0; k < keyCount; k++) {
             byte[] key = new byte[count(in, Math.min(limit, G3Index.MAX_KEY_BYTES))];
             in.readFully(key);
-            keys.add(key);
             idOf[k] = index.intern(key);
         }
         int frames = count(in, limit);
-        List<byte[]> frameKeys = new ArrayList<>();
         long[] blobs = new long[32];
         int[] ids = new int[16];
         for (int f = 0; f < frames; f++) {
@@ -148,24 +143,22 @@ final class IndexStore {
             int crc = in.readInt();
             boolean big = in.readBoolean();
             int n = count(in, limit);
-            frameKeys.clear();
             if (blobs.length < 2 * n) {
                 blobs = new long[2 * n];
                 ids = new int[n];
             }
             for (int e = 0; e < n; e++) {
                 int id = in.readInt();
-                if (id < 0 || id >= keys.size()) {
+                if (id < 0 || id >= keyCount) {
                     throw new IOException("bad key id " + id);
                 }
-                frameKeys.add(keys.get(id));
                 ids[e] = idOf[id];
                 blobs[2 * e] = in.readLong();
                 blobs[2 * e + 1] = in.readLong();
             }
             int state = in.readByte();
             int computed = in.readInt();
-            index.addFrame(offset, length, type, crc, big, frameKeys, blobs, ids);
+            index.addLoadedFrame(offset, length, type, crc, big, n, blobs, ids);
             if (state != 0) {
                 index.setCrc(f, computed);
             }

@@ -26,11 +26,6 @@ abstract class BufferedSequentialReader implements SequentialReader {
     }
 
     @Override
-    public boolean skipReadsData() {
-        return true;
-    }
-
-    @Override
     public int read(byte[] b, int off, int len) throws IOException {
         int done = 0;
         while (done < len) {
@@ -51,8 +46,18 @@ abstract class BufferedSequentialReader implements SequentialReader {
         return skip(n, null);
     }
 
-    @Override
-    public long skip(long n, Visitor visitor) throws IOException {
+    /** What {@link #skip(long, Visitor)} shows the skipped bytes to. */
+    @FunctionalInterface
+    interface Visitor {
+        void bytes(byte[] b, int off, int len);
+    }
+
+    /**
+     * Skips up to {@code n} bytes as {@link #skip(long)} does, showing each one to {@code visitor} (in order, in
+     * slices it must not keep). Skipping costs as much as reading here (the stream is inflated either way), so the
+     * scan checks every frame's CRC on its way over the bytes, without a copy and without a second pass later.
+     */
+    long skip(long n, Visitor visitor) throws IOException {
         long done = 0;
         while (done < n) {
             if (readPos == readEnd && !refill()) {

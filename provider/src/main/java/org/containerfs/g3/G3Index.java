@@ -187,7 +187,9 @@ final class G3Index {
         byte[] scratch = new byte[256];
         long total = in.remaining() >= 0 ? in.position() + in.remaining() : -1;
         scanEnd = total;
-        boolean checkCrc = in.skipReadsData();
+        // where skipping inflates anyway, the scan checks every frame's CRC on its way
+        BufferedSequentialReader inflating = in instanceof BufferedSequentialReader b ? b : null;
+        boolean checkCrc = inflating != null;
         while (true) {
             long start = in.position();
             int got = in.read(header, 0, HEADER);
@@ -289,7 +291,7 @@ final class G3Index {
                             + " of the frame at byte " + start + " declares a blob of " + Long.toUnsignedString(blobLen) + " bytes";
                     break;
                 }
-                if ((checkCrc ? crcSkip(in, blobLen, i) : in.skip(blobLen)) != blobLen) {
+                if ((checkCrc ? crcSkip(inflating, blobLen) : in.skip(blobLen)) != blobLen) {
                     problem = "a blob of " + Long.toUnsignedString(blobLen) + " bytes at byte " + blobAt
                             + " (key " + i + " of the frame at byte " + start + ")";
                     truncated = true;
@@ -321,7 +323,7 @@ final class G3Index {
     }
 
     /** Skips a blob, continuing {@link #scanCrc} over its bytes where the reader holds them; returns the count skipped. */
-    private long crcSkip(SequentialReader in, long length, int entry) throws IOException {
+    private long crcSkip(BufferedSequentialReader in, long length) throws IOException {
         return in.skip(length, (b, off, len) -> scanCrc = G3Crc.update(scanCrc, b, off, len));
     }
 

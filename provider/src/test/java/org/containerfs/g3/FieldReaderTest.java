@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.CRC32C;
+import org.containerfs.storage.ShortReads;
 import org.junit.jupiter.api.Test;
 
 /** {@link FieldReader}: DataOutputStream's fields read back across its buffer's refills, with their CRC-32C. */
@@ -55,20 +56,9 @@ class FieldReaderTest {
         assertThat(in.readShort()).isEqualTo((short) -2);
     }
 
-    /** A stream that answers at most 1000 bytes per call, so that fields straddle refills. */
+    /** At most 1000 bytes a call, so that fields straddle refills. */
     private static InputStream trickle(byte[] bytes) {
-        ByteArrayInputStream all = new ByteArrayInputStream(bytes);
-        return new InputStream() {
-            @Override
-            public int read() {
-                return all.read();
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                return all.read(b, off, Math.min(len, 1000));
-            }
-        };
+        return ShortReads.of(bytes, 1000);
     }
 
     @Test

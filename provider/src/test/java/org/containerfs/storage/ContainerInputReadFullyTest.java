@@ -2,7 +2,6 @@ package org.containerfs.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -18,20 +17,8 @@ class ContainerInputReadFullyTest {
         }
     }
 
-    /** A stream that answers at most 3 bytes per call, as a socket can (InputStream's own readNBytes loops). */
     private static InputStream trickle() {
-        ByteArrayInputStream bytes = new ByteArrayInputStream(BYTES);
-        return new InputStream() {
-            @Override
-            public int read() {
-                return bytes.read();
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                return bytes.read(b, off, Math.min(len, 3));
-            }
-        };
+        return ShortReads.of(BYTES, 3);
     }
 
     @Test

@@ -38,11 +38,23 @@ final class ReadOperations {
     static DirectoryStream<Path> newDirectoryStream(ContainerPath path, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
         ContainerFileSystem fs = path.getFileSystem();
-        Node found = fs.lookupDirectory(path);
-        // a directory that appends cannot change is listed as it is: no size check of the container
-        Node node = fs.read(found::mayGainChildren) && fs.refreshIfGrown() ? fs.lookupDirectory(path) : found;
-        DirectoryListing listing = fs.read(() -> new DirectoryListing(fs, node));
-        List<String> names = listing.names();
+        // A directory that appends cannot change is listed as it is, no size check of the container, and
+        // under one hold of the read lock (a walk lists a million directories; each hold costs a CAS).
+        DirectoryListing unchanging = fs.read(() -> {
+            Node known = path.listedNodeUnderLock();
+            if (known == null) {
+                known = fs.find(path);
+            }
+            return known != null && known.isDirectory() && !known.mayGainChildren() ? new DirectoryListing(fs, known) : null;
+        });
+        DirectoryListing listing = unchanging;
+        if (listing == null) {
+            Node found = fs.lookupDirectory(path); // reports a missing entry or a file
+            Node node = fs.read(found::mayGainChildren) && fs.refreshIfGrown() ? fs.lookupDirectory(path) : found;
+            listing = fs.read(() -> new DirectoryListing(fs, node));
+        }
+        DirectoryListing snapshot = listing;
+        List<String> names = snapshot.names();
         return new DirectoryStream<>() {
             private boolean iterated;
             private boolean closed;
@@ -62,7 +74,7 @@ final class ReadOperations {
                     @Override
                     public boolean hasNext() {
                         while (next == null && !closed && it.hasNext()) {
-                            Path candidate = path.child(it.next(), listing, index++);
+                            Path candidate = path.child(it.next(), snapshot, index++);
                             try {
                                 if (filter == null || filter.accept(candidate)) {
                                     next = candidate;

@@ -2,11 +2,14 @@ package org.containerfs.gsd;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.RandomAccess;
 import org.containerfs.spi.ByteRangeContent;
 import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
@@ -140,6 +143,12 @@ final class GsdContainer implements Container {
         boolean onDisk = frame < index.frames();
         int first = onDisk ? index.frameFirst(frame) : 0;
         int end = onDisk ? index.frameEnd(frame) : 0;
+        FrameShape last = lastShape;
+        if (last != null && sameLayoutKey(last.frame(), frame, first, end)) {
+            // a listing goes frame after frame, and alike frames follow each other: no key, hash or lock
+            lastShape = new FrameShape(frame, last.tree());
+            return last.tree();
+        }
         char[] key = new char[end - first + 1];
         key[0] = (char) (hoomd && frame > 0 ? 1 : 0);
         for (int e = first; e < end; e++) {
@@ -155,6 +164,25 @@ final class GsdContainer implements Container {
             lastShape = new FrameShape(frame, t);
             return t;
         }
+    }
+
+    /** Whether committed frame {@code other} has the layout key of frame {@code frame}, whose entries are [first, end). */
+    private boolean sameLayoutKey(int other, int frame, int first, int end) {
+        if ((hoomd && other > 0) != (hoomd && frame > 0) || (staged != null && staged.frame == other)) {
+            return false;
+        }
+        boolean onDisk = other < index.frames();
+        int otherFirst = onDisk ? index.frameFirst(other) : 0;
+        int otherEnd = onDisk ? index.frameEnd(other) : 0;
+        if (otherEnd - otherFirst != end - first) {
+            return false;
+        }
+        for (int i = 0; i < end - first; i++) {
+            if (index.nameIdOf(otherFirst + i) != index.nameIdOf(first + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The shape of a committed frame if it is the one last asked for, else null. */
@@ -333,6 +361,13 @@ final class GsdContainer implements Container {
             return indexed(n, i -> new FrameDir(i, null));
         }
 
+        /** The frame numbers, each spelled when the listing reaches it, without a node per frame. */
+        @Override
+        public List<String> childNames() {
+            int n = visibleFrames();
+            return new FrameNames(n);
+        }
+
         @Override
         public Map<String, Object> attributes() throws IOException {
             GsdHeader h = index.header();
@@ -363,6 +398,26 @@ final class GsdContainer implements Container {
         }
     }
 
+    /** The root's names: "0" to "n-1", each made when asked (a listing asks each once, in order). */
+    private static final class FrameNames extends AbstractList<String> implements RandomAccess {
+        private final int count;
+
+        FrameNames(int count) {
+            this.count = count;
+        }
+
+        @Override
+        public String get(int i) {
+            Objects.checkIndex(i, count);
+            return frameName(i);
+        }
+
+        @Override
+        public int size() {
+            return count;
+        }
+    }
+
     /**
      * A frame directory ({@code prefix == ""}) or a directory inside a frame, known by the chunk-name
      * prefix it stands for; its place in the frame's shape is looked up only when it is listed.
@@ -370,14 +425,14 @@ final class GsdContainer implements Container {
     final class FrameDir extends DirectoryNode {
         final int frame;
         private final String prefix; // raw prefix bytes as Latin-1, "" for the frame itself
-        private final String name;
+        private String name; // a frame's is spelled when asked: a listing makes the node only to reach its child
         private GsdTree.Dir dir;
 
         FrameDir(int frame, GsdTree.Dir dir) {
             this.frame = frame;
             this.dir = dir;
             this.prefix = dir == null ? "" : dir.rawPrefix;
-            this.name = dir == null ? frameName(frame) : dir.name;
+            this.name = dir == null ? null : dir.name;
         }
 
         FrameDir(int frame, String prefix, String name) {
@@ -396,7 +451,7 @@ final class GsdContainer implements Container {
                     }
                 }
                 // a directory found by the direct lookup is in the shape too; an empty one stands in otherwise
-                return d != null ? d : new GsdTree.Dir(name, prefix);
+                return d != null ? d : new GsdTree.Dir(name(), prefix);
             }
             return dir;
         }
@@ -416,7 +471,12 @@ final class GsdContainer implements Container {
 
         @Override
         public String name() {
-            return name;
+            String n = name;
+            if (n == null) {
+                n = frameName(frame);
+                name = n;
+            }
+            return n;
         }
 
         @Override
@@ -449,11 +509,13 @@ final class GsdContainer implements Container {
 
         @Override
         public List<Node> children() {
-            List<Node> out = new ArrayList<>();
-            for (Object o : dir().children.values()) {
-                out.add(wrap(o));
-            }
-            return out;
+            List<Object> all = dir().entries();
+            return indexed(all.size(), i -> wrap(all.get(i))); // a node only for the child asked for
+        }
+
+        @Override
+        public List<String> childNames() {
+            return dir().names();
         }
 
         @Override

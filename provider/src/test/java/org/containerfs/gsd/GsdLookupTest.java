@@ -144,4 +144,56 @@ class GsdLookupTest {
             }
         }
     }
+
+    /**
+     * A listing reuses the shape of the frame listed just before when the two hold the same name ids in the
+     * same order. Frames of equal chunk counts but other names, or the same names in another order, listed
+     * in turn must each show what the frame shows when it is the first thing a fresh file system lists;
+     * in hoomd mode frame 0 (which inherits nothing) must not lend its shape to later frames.
+     */
+    @Test
+    void framesListedInTurnShowWhatEachShowsListedAlone() throws IOException {
+        Path file = tmp.resolve("turns.gsd");
+        List<List<String>> frames = List.of(
+                List.of("a", "b"), List.of("a", "c"), List.of("a", "c"), List.of("c", "a"), List.of("a", "b"),
+                List.of("a%2Fx", "b"), List.of("a%2Fy", "b"), List.of("a", "b"));
+        try (FileSystem fs = create(file, Map.of())) {
+            for (int f = 0; f < frames.size(); f++) {
+                Files.createDirectory(fs.getPath("/" + f));
+                for (String name : frames.get(f)) {
+                    writeChunk(fs.getPath("/" + f + "/" + name), "uint8", 1, new byte[] {(byte) f});
+                }
+            }
+        }
+        for (Map<String, Object> env : List.of(Map.<String, Object>of(), Map.<String, Object>of("hoomd", "true"))) {
+            Map<Integer, List<String>> alone = new TreeMap<>();
+            for (int f = 0; f < frames.size(); f++) {
+                try (FileSystem fs = open(file, env)) {
+                    alone.put(f, tree(fs.getPath("/" + f)));
+                }
+            }
+            assertThat(alone.get(1)).as("the names differ, so must the listings").isNotEqualTo(alone.get(0));
+            assertThat(alone.get(3)).as("the order differs, so must the listings").isNotEqualTo(alone.get(2));
+            try (FileSystem fs = open(file, env)) {
+                for (int round = 0; round < 2; round++) {
+                    for (int f = 0; f < frames.size(); f++) {
+                        assertThat(tree(fs.getPath("/" + f))).as("frame " + f + " " + env).isEqualTo(alone.get(f));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every path below {@code dir}, relative to it, in listing order, with each chunk's location. */
+    private static List<String> tree(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.skip(1).map(p -> {
+                try {
+                    return dir.relativize(p) + (Files.isDirectory(p) ? "/" : "@" + Files.getAttribute(p, "gsd:location"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).toList();
+        }
+    }
 }

@@ -166,7 +166,7 @@ final class GsdScenarios implements FormatScenarios {
      * Every name of the tree through directory streams, as ls -R; counts the chunk files. The generated
      * chunk names have two parts (configuration/step): frame, group and chunk are three levels.
      */
-    private static void listNames(Path file, int expected) throws IOException {
+    static void listNames(Path file, int expected) throws IOException {
         long[] files = {0};
         try (FileSystem fs = ContainerFileSystems.open(file)) {
             listNames(fs.getPath("/"), 3, files);

@@ -27,11 +27,14 @@ import org.containerfs.core.ContainerFileSystems;
  *       index cache: the difference is the cache's save</li>
  *   <li>{@code lime-list}: listings of the 10^6 names of a LIME file, one open (from the index cache)</li>
  *   <li>{@code lime-walk}: open + walk with attributes, then open + list, of that file (indexCache=off)</li>
+ *   <li>{@code gsd-list}: open + list of every name of a GSD file of 10^6 chunks in 250,000 frames, open +
+ *       walk with attributes (both with the default settings), then the raw index walk they are compared with</li>
  * </ul>
  */
 public final class Probes {
     private static final int FRAMES = 100_000;
     private static final int RECORDS = 1_000_000;
+    private static final int GSD_FRAMES = 250_000;
 
     private Probes() {}
 
@@ -80,6 +83,15 @@ public final class Probes {
                 }
                 print("open + walk with attributes", walk);
                 print("open + list", list);
+            }
+            case "gsd-list" -> {
+                Path gsd = dir.resolve("probe.gsd");
+                if (!Files.exists(gsd)) {
+                    GsdScenarios.generate(gsd, GSD_FRAMES);
+                }
+                print("open + list", time(rounds, () -> GsdScenarios.listNames(gsd, GSD_FRAMES * 4)));
+                print("open + walk with attributes", time(rounds, () -> LimeScenarios.openAndWalk(gsd, GSD_FRAMES * 4)));
+                print("raw index walk", time(rounds, () -> GsdScenarios.rawIndexWalk(gsd, GSD_FRAMES * 4)));
             }
             default -> throw new IllegalArgumentException("no probe " + args[0]);
         }

@@ -33,15 +33,16 @@ import org.containerfs.storage.InputIdentity;
  *       {@code blockCacheAlignment} and at most half the missing length (so it moves less than twice its
  *       bytes); misses separated by little cached data are fetched as one range.</li>
  *   <li>A reader that streams (each read starting within the previous one or at most 4 KiB after its
- *       end, four reads in a row, as index scans and sequential reads do) gets read-ahead: the window
- *       ahead of it doubles with every read from one block up to {@code blockCacheReadAhead}, fetched in
+ *       end, four reads in a row as index scans do, or two large reads of half a block or more as copies
+ *       do) gets read-ahead: the window ahead of it doubles with every read from one block up to
+ *       {@code blockCacheReadAhead}, fetched in
  *       requests the size of the window up to half the largest one (1, 2, 4, 8, 16 MiB by default),
  *       queued on a small pool of threads before the read itself waits, so that the next ones download
  *       while it copies from those that have arrived.</li>
  *   <li>Once a run has a read-ahead window, a run of large reads (half a block or more) on an input that
  *       can open a ranged request read in order ({@link ContainerInput#openRange}, S3's streaming GET) goes on
  *       in one such request, straight into the reader's buffers, instead of a request per range: a 1 GiB record
- *       read in order costs five requests, not seventy-three. At most two are open; one left behind is aborted,
+ *       read in order costs four requests, not seventy-three. At most two are open; one left behind is aborted,
  *       never drained. A reader that goes back over bytes such a request has passed puts the input back on the
  *       cache for good.</li>
  *   <li>Fetched and in-flight bytes together stay under {@code blockCacheBytes} (least recently used
@@ -612,9 +613,10 @@ final class BlockCachedInput implements ContainerInput {
      * Recognises readers that stream: a read that goes on past where a recent read ended, starting
      * within that read or at most {@link #NEAR} bytes after its end, continues that stream (sequential
      * reads, and index scans that read header after header of small records, or window after
-     * overlapping window). From the fourth read of a stream on, it reads ahead. Random reads, even many
-     * in a small region (chunks of a GSD file), almost never land that close after one another four times
-     * in a row, so their reads stay exact. The window starts at one block and doubles with every read, up
+     * overlapping window). From the fourth read of a stream on, it reads ahead; from the second when both
+     * reads are large (half a block or more: a copy in order, not a scan). Random reads, even many in a
+     * small region (chunks of a GSD file), almost never land that close after one another four times in a
+     * row, so their reads stay exact. The window starts at one block and doubles with every read, up
      * to the maximum.
      */
     static final class StreamTracker {
@@ -624,6 +626,8 @@ final class BlockCachedInput implements ContainerInput {
         private final long tolerance;
         private final long firstWindow;
         private final long maxWindow;
+        /** Half a block: reads at least this large are a copy, not a scan. */
+        private final long largeRead;
         private final long[] start = new long[SLOTS];
         private final long[] next = new long[SLOTS];
         private final int[] hits = new int[SLOTS];
@@ -634,6 +638,7 @@ final class BlockCachedInput implements ContainerInput {
             this.tolerance = tolerance;
             this.firstWindow = blockSize;
             this.maxWindow = maxWindow;
+            this.largeRead = blockSize / 2;
             java.util.Arrays.fill(next, -1);
         }
 
@@ -641,9 +646,13 @@ final class BlockCachedInput implements ContainerInput {
         synchronized long observe(long pos, long end) {
             for (int i = 0; i < SLOTS; i++) {
                 if (next[i] >= 0 && pos >= start[i] && pos - next[i] <= tolerance && end > next[i]) {
+                    long previous = next[i] - start[i];
                     start[i] = pos;
                     next[i] = end;
-                    if (++hits[i] >= 3) {
+                    // a large read continuing a large read is a copy in order (a big record, cat through a
+                    // mount): its window opens at once, where small reads (index scans) need four in a row
+                    boolean large = end - pos >= largeRead && previous >= largeRead;
+                    if (++hits[i] >= 3 || large) {
                         window[i] = window[i] == 0 ? firstWindow : Math.min(maxWindow, window[i] * 2);
                     }
                     return window[i];

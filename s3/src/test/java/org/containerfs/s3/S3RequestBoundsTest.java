@@ -236,7 +236,9 @@ class S3RequestBoundsTest extends WithS3Server {
             Captured.note("lime 96 MiB record in order: " + server.byMethod() + " " + server.bodyBytes() + " bytes");
             assertThat(total).isEqualTo(huge);
             assertThat(got.digest()).isEqualTo(want.digest());
-            assertThat(server.count("GET")).as(seen()).isLessThanOrEqualTo(4); // about a dozen with a request per read-ahead range
+            // the first read, then one GET for the rest (four while a run needed four reads in a row; about a
+            // dozen with a request per read-ahead range)
+            assertThat(server.count("GET")).as(seen()).isLessThanOrEqualTo(2);
             assertThat(server.bodyBytes()).as(seen()).isLessThanOrEqualTo(huge + 2L * BLOCK);
         }
         long read = 0;

@@ -27,6 +27,8 @@ import org.containerfs.core.ContainerFileSystems;
  *       index cache: the difference is the cache's save</li>
  *   <li>{@code lime-list}: listings of the 10^6 names of a LIME file, one open (from the index cache)</li>
  *   <li>{@code lime-walk}: open + walk with attributes, then open + list, of that file (indexCache=off)</li>
+ *   <li>{@code lime-split}: per round the raw header walk, then the open (indexCache=off), the listing of every
+ *       name and the close of that file, each timed alone</li>
  *   <li>{@code gsd-list}: open + list of every name of a GSD file of 10^6 chunks in 250,000 frames, open +
  *       walk with attributes (both with the default settings), then the raw index walk they are compared with</li>
  * </ul>
@@ -83,6 +85,29 @@ public final class Probes {
                 }
                 print("open + walk with attributes", walk);
                 print("open + list", list);
+            }
+            case "lime-split" -> {
+                Path lime = lime(dir);
+                double[][] ms = new double[4][rounds];
+                for (int r = 0; r < rounds; r++) {
+                    long t0 = System.nanoTime();
+                    LimeScenarios.rawHeaderWalk(lime, RECORDS);
+                    long t1 = System.nanoTime();
+                    FileSystem fs = ContainerFileSystems.open(lime, Map.of("indexCache", "off"));
+                    long t2 = System.nanoTime();
+                    list(fs);
+                    long t3 = System.nanoTime();
+                    fs.close();
+                    long t4 = System.nanoTime();
+                    ms[0][r] = (t1 - t0) / 1e6;
+                    ms[1][r] = (t2 - t1) / 1e6;
+                    ms[2][r] = (t3 - t2) / 1e6;
+                    ms[3][r] = (t4 - t3) / 1e6;
+                }
+                print("raw header walk", ms[0]);
+                print("open (the header scan)", ms[1]);
+                print("list of every name", ms[2]);
+                print("close", ms[3]);
             }
             case "gsd-list" -> {
                 Path gsd = dir.resolve("probe.gsd");

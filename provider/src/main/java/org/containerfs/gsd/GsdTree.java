@@ -26,8 +26,9 @@ final class GsdTree {
         final String rawPrefix; // the chunk-name prefix this directory stands for, e.g. "particles"
         final Map<String, Object> children = new LinkedHashMap<>(); // Dir or Leaf
         /** The children's names and the children, made at the first listing: a shape no longer changes once built. */
-        private volatile List<String> names;
-        private volatile List<Object> entries;
+        private volatile Listed listed;
+
+        private record Listed(List<String> names, List<Object> entries) {}
 
         Dir(String name, String rawPrefix) {
             this.name = name;
@@ -39,22 +40,21 @@ final class GsdTree {
          * 250,000 alike frames lists its group directories 250,000 times). Call once the shape is built.
          */
         List<String> names() {
-            List<String> n = names;
-            if (n == null) {
-                n = List.copyOf(children.keySet());
-                names = n;
-            }
-            return n;
+            return listed().names();
         }
 
         /** The children (Dir or Leaf) in order, by position; as {@link #names()}, once the shape is built. */
         List<Object> entries() {
-            List<Object> e = entries;
-            if (e == null) {
-                e = List.copyOf(children.values());
-                entries = e;
+            return listed().entries();
+        }
+
+        private Listed listed() {
+            Listed l = listed;
+            if (l == null) {
+                l = new Listed(List.copyOf(children.keySet()), List.copyOf(children.values()));
+                listed = l;
             }
-            return e;
+            return l;
         }
     }
 

@@ -25,13 +25,13 @@ final class BasicAttributeView implements BasicFileAttributeView {
 
     static ContainerFileAttributes read(ContainerPath p) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
-        // A just-listed entry (every file of a walk) in one pass under the lock: node and attributes.
-        ContainerFileAttributes listed = !p.fromListing() ? null : fs.read(() -> {
-            var node = p.listedNodeUnderLock();
+        // An entry that is there (every file of a walk) in one pass under the lock: node and attributes.
+        ContainerFileAttributes found = fs.read(() -> {
+            var node = fs.findUnderLock(p);
             return node == null ? null : attributes(fs, node);
         });
-        if (listed != null) {
-            return listed;
+        if (found != null) {
+            return found;
         }
         var node = fs.lookup(p);
         // under the read lock, as the SPI promises formats: size() may read index arrays a refresh grows

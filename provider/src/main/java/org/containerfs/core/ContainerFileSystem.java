@@ -330,13 +330,20 @@ public final class ContainerFileSystem extends FileSystem {
         return node;
     }
 
+    /** The node of a just-listed path by its place in the listing, else by name; null if none. Call under a lock. */
+    Node findUnderLock(ContainerPath path) throws IOException {
+        Node listed;
+        try {
+            listed = path.listedNodeUnderLock();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            listed = null; // looked up by name instead, which reports what is wrong
+        }
+        return listed != null ? listed : find(path);
+    }
+
     /** The node at {@code path}, refreshing once if it is missing and the container grew. */
     Node lookup(ContainerPath path) throws IOException {
-        Node listed = path.listedNode();
-        if (listed != null) {
-            return listed;
-        }
-        Node node = read(() -> find(path));
+        Node node = read(() -> findUnderLock(path));
         if (node == null && refreshIfGrown()) {
             node = read(() -> find(path));
         }

@@ -245,17 +245,7 @@ public final class ContainerPath implements Path {
         return new ContainerPath(fs, absolute, joined, listing, index);
     }
 
-    /** The node of this entry from the listing that made the path, or null if there is none or the tree changed since. */
-    org.containerfs.spi.Node listedNode() {
-        return listing == null ? null : listing.node(listingIndex);
-    }
-
-    /** Whether a directory stream made this path (its node may then be known without a lookup). */
-    boolean fromListing() {
-        return listing != null;
-    }
-
-    /** {@link #listedNode()} for a caller that holds the tree's read lock already. */
+    /** The node of this entry from the listing that made the path, or null if there is none or the tree changed since. Call under the tree's read lock. */
     org.containerfs.spi.Node listedNodeUnderLock() throws IOException {
         return listing == null ? null : listing.nodeUnderLock(listingIndex);
     }

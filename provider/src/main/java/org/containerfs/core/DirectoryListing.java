@@ -1,7 +1,6 @@
 package org.containerfs.core;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import org.containerfs.spi.Node;
 
@@ -35,19 +34,7 @@ final class DirectoryListing {
         return names;
     }
 
-    /** Entry {@code index}'s node, or null when the tree changed since the listing or the format lists no nodes by index. */
-    Node node(int index) {
-        if (fs.treeVersion() != version) {
-            return null;
-        }
-        try {
-            return fs.read(() -> nodeUnderLock(index));
-        } catch (IOException | UncheckedIOException e) {
-            return null; // looked up by name instead, which reports what is wrong
-        }
-    }
-
-    /** {@link #node(int)} for a caller that holds the tree's read lock already. */
+    /** Entry {@code index}'s node, or null when the tree changed since the listing or the format lists no nodes by index. Call under the tree's read lock. */
     Node nodeUnderLock(int index) throws IOException {
         if (fs.treeVersion() != version) {
             return null;

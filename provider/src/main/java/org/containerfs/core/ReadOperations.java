@@ -34,27 +34,30 @@ final class ReadOperations {
         return java.nio.channels.Channels.newInputStream(newReadChannel(path));
     }
 
+    /**
+     * The listing of the directory at {@code path}. A directory that appends cannot change is found and listed
+     * as it is, under one hold of the read lock (a walk lists a million directories) and with no size check of
+     * the container; any other is refreshed first if the container grew.
+     */
+    private static DirectoryListing listing(ContainerFileSystem fs, ContainerPath path) throws IOException {
+        DirectoryListing unchanging = fs.read(() -> {
+            Node known = fs.findUnderLock(path);
+            return known != null && known.isDirectory() && !known.mayGainChildren() ? new DirectoryListing(fs, known) : null;
+        });
+        if (unchanging != null) {
+            return unchanging;
+        }
+        Node found = fs.lookupDirectory(path); // reports a missing entry or a file
+        Node node = fs.read(found::mayGainChildren) && fs.refreshIfGrown() ? fs.lookupDirectory(path) : found;
+        return fs.read(() -> new DirectoryListing(fs, node));
+    }
+
     /** A snapshot of the directory's names, refreshed first if the container grew. */
     static DirectoryStream<Path> newDirectoryStream(ContainerPath path, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
         ContainerFileSystem fs = path.getFileSystem();
-        // A directory that appends cannot change is listed as it is, no size check of the container, and
-        // under one hold of the read lock (a walk lists a million directories; each hold costs a CAS).
-        DirectoryListing unchanging = fs.read(() -> {
-            Node known = path.listedNodeUnderLock();
-            if (known == null) {
-                known = fs.find(path);
-            }
-            return known != null && known.isDirectory() && !known.mayGainChildren() ? new DirectoryListing(fs, known) : null;
-        });
-        DirectoryListing listing = unchanging;
-        if (listing == null) {
-            Node found = fs.lookupDirectory(path); // reports a missing entry or a file
-            Node node = fs.read(found::mayGainChildren) && fs.refreshIfGrown() ? fs.lookupDirectory(path) : found;
-            listing = fs.read(() -> new DirectoryListing(fs, node));
-        }
-        DirectoryListing snapshot = listing;
-        List<String> names = snapshot.names();
+        DirectoryListing listing = listing(fs, path);
+        List<String> names = listing.names();
         return new DirectoryStream<>() {
             private boolean iterated;
             private boolean closed;
@@ -74,7 +77,7 @@ final class ReadOperations {
                     @Override
                     public boolean hasNext() {
                         while (next == null && !closed && it.hasNext()) {
-                            Path candidate = path.child(it.next(), snapshot, index++);
+                            Path candidate = path.child(it.next(), listing, index++);
                             try {
                                 if (filter == null || filter.accept(candidate)) {
                                     next = candidate;

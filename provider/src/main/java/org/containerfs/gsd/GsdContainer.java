@@ -140,17 +140,16 @@ final class GsdContainer implements Container {
         if (known != null) {
             return known;
         }
-        boolean onDisk = frame < index.frames();
-        int first = onDisk ? index.frameFirst(frame) : 0;
-        int end = onDisk ? index.frameEnd(frame) : 0;
+        int first = entriesFirst(frame);
+        int end = entriesEnd(frame);
         FrameShape last = lastShape;
-        if (last != null && sameLayoutKey(last.frame(), frame, first, end)) {
+        if (last != null && sameLayoutKey(last.frame(), frame)) {
             // a listing goes frame after frame, and alike frames follow each other: no key, hash or lock
             lastShape = new FrameShape(frame, last.tree());
             return last.tree();
         }
         char[] key = new char[end - first + 1];
-        key[0] = (char) (hoomd && frame > 0 ? 1 : 0);
+        key[0] = layoutFlag(frame);
         for (int e = first; e < end; e++) {
             key[e - first + 1] = (char) index.nameIdOf(e);
         }
@@ -166,19 +165,33 @@ final class GsdContainer implements Container {
         }
     }
 
-    /** Whether committed frame {@code other} has the layout key of frame {@code frame}, whose entries are [first, end). */
-    private boolean sameLayoutKey(int other, int frame, int first, int end) {
-        if ((hoomd && other > 0) != (hoomd && frame > 0) || (staged != null && staged.frame == other)) {
+    /** A frame's index entries are [entriesFirst, entriesEnd); none for a frame not on disk yet. */
+    private int entriesFirst(int frame) {
+        return frame < index.frames() ? index.frameFirst(frame) : 0;
+    }
+
+    private int entriesEnd(int frame) {
+        return frame < index.frames() ? index.frameEnd(frame) : 0;
+    }
+
+    /** The first element of a layout key: whether the frame inherits frame 0's chunks (hoomd mode, frames after 0). */
+    private char layoutFlag(int frame) {
+        return (char) (hoomd && frame > 0 ? 1 : 0);
+    }
+
+    /** Whether committed frames {@code a} and {@code b} have the same layout key (flag and name ids), without building it. */
+    private boolean sameLayoutKey(int a, int b) {
+        if (layoutFlag(a) != layoutFlag(b) || (staged != null && (staged.frame == a || staged.frame == b))) {
             return false;
         }
-        boolean onDisk = other < index.frames();
-        int otherFirst = onDisk ? index.frameFirst(other) : 0;
-        int otherEnd = onDisk ? index.frameEnd(other) : 0;
-        if (otherEnd - otherFirst != end - first) {
+        int aFirst = entriesFirst(a);
+        int bFirst = entriesFirst(b);
+        int length = entriesEnd(b) - bFirst;
+        if (entriesEnd(a) - aFirst != length) {
             return false;
         }
-        for (int i = 0; i < end - first; i++) {
-            if (index.nameIdOf(otherFirst + i) != index.nameIdOf(first + i)) {
+        for (int i = 0; i < length; i++) {
+            if (index.nameIdOf(aFirst + i) != index.nameIdOf(bFirst + i)) {
                 return false;
             }
         }

@@ -19,9 +19,20 @@ import java.util.Objects;
  * semantics (no symlinks, so {@code ..} is resolved lexically).
  */
 public final class ContainerPath implements Path {
+    private static final String[] NO_NAMES = new String[0];
+
     private final ContainerFileSystem fs;
     private final boolean absolute;
-    private final String[] names;
+    /**
+     * A path a listing makes is its directory's path and one more name: one object per entry, with no
+     * array of names copied for each (a listing of a million entries made a million arrays). The names are
+     * joined only when something asks for them. A file name ({@link #getFileName()} of such a path) is
+     * {@code last} alone, with no prefix. Both null for a path made from its names.
+     */
+    private final ContainerPath prefix;
+    private final String last;
+    /** Every name; for a path of prefix and last name, joined on first use (racing threads join equal arrays). */
+    private volatile String[] names;
     private volatile String string;
     /**
      * For a path a directory stream made: that listing and this entry's place in it, so attributes of
@@ -31,14 +42,21 @@ public final class ContainerPath implements Path {
     private final int listingIndex;
 
     ContainerPath(ContainerFileSystem fs, boolean absolute, String[] names) {
-        this(fs, absolute, names, null, 0);
-    }
-
-    private ContainerPath(ContainerFileSystem fs, boolean absolute, String[] names, DirectoryListing listing,
-            int listingIndex) {
         this.fs = fs;
         this.absolute = absolute;
         this.names = names;
+        this.prefix = null;
+        this.last = null;
+        this.listing = null;
+        this.listingIndex = 0;
+    }
+
+    private ContainerPath(ContainerFileSystem fs, boolean absolute, ContainerPath prefix, String last,
+            DirectoryListing listing, int listingIndex) {
+        this.fs = fs;
+        this.absolute = absolute;
+        this.prefix = prefix;
+        this.last = last;
         this.listing = listing;
         this.listingIndex = listingIndex;
     }
@@ -87,7 +105,20 @@ public final class ContainerPath implements Path {
     }
 
     String[] names() {
-        return names;
+        String[] n = names;
+        if (n == null) {
+            String[] before = prefix == null ? NO_NAMES : prefix.names();
+            n = Arrays.copyOf(before, before.length + 1);
+            n[before.length] = last;
+            names = n;
+        }
+        return n;
+    }
+
+    /** The number of names, without joining them. */
+    private int count() {
+        String[] n = names;
+        return n != null ? n.length : (prefix == null ? 0 : prefix.count()) + 1;
     }
 
     @Override
@@ -107,7 +138,7 @@ public final class ContainerPath implements Path {
 
     /** The empty path "": as for every JDK file system it has one name element, the empty one. */
     private boolean isEmpty() {
-        return !absolute && names.length == 0;
+        return !absolute && count() == 0;
     }
 
     @Override
@@ -115,23 +146,30 @@ public final class ContainerPath implements Path {
         if (isEmpty()) {
             return this;
         }
-        if (names.length == 0) {
+        if (last != null) {
+            return absolute || prefix != null ? new ContainerPath(fs, false, null, last, null, 0) : this;
+        }
+        String[] n = names();
+        if (n.length == 0) {
             return null;
         }
-        return new ContainerPath(fs, false, new String[] {names[names.length - 1]});
+        return new ContainerPath(fs, false, null, n[n.length - 1], null, 0);
     }
 
     @Override
     public ContainerPath getParent() {
-        if (names.length == 0 || (names.length == 1 && !absolute)) {
+        if (prefix != null && (absolute || prefix.count() > 0)) {
+            return prefix; // a listed entry's parent is the listed directory's path
+        }
+        if (names().length == 0 || (names().length == 1 && !absolute)) {
             return null;
         }
-        return new ContainerPath(fs, absolute, Arrays.copyOf(names, names.length - 1));
+        return new ContainerPath(fs, absolute, Arrays.copyOf(names(), names().length - 1));
     }
 
     @Override
     public int getNameCount() {
-        return isEmpty() ? 1 : names.length;
+        return isEmpty() ? 1 : count();
     }
 
     @Override
@@ -139,10 +177,10 @@ public final class ContainerPath implements Path {
         if (isEmpty() && index == 0) {
             return this;
         }
-        if (index < 0 || index >= names.length) {
+        if (index < 0 || index >= names().length) {
             throw new IllegalArgumentException("index " + index + " out of range for " + this);
         }
-        return new ContainerPath(fs, false, new String[] {names[index]});
+        return new ContainerPath(fs, false, new String[] {names()[index]});
     }
 
     @Override
@@ -150,23 +188,23 @@ public final class ContainerPath implements Path {
         if (isEmpty() && beginIndex == 0 && endIndex == 1) {
             return this;
         }
-        if (beginIndex < 0 || endIndex > names.length || beginIndex >= endIndex) {
+        if (beginIndex < 0 || endIndex > names().length || beginIndex >= endIndex) {
             throw new IllegalArgumentException("subpath(" + beginIndex + ", " + endIndex + ") of " + this);
         }
-        return new ContainerPath(fs, false, Arrays.copyOfRange(names, beginIndex, endIndex));
+        return new ContainerPath(fs, false, Arrays.copyOfRange(names(), beginIndex, endIndex));
     }
 
     @Override
     public boolean startsWith(Path other) {
         if (!(other instanceof ContainerPath o) || o.fs != fs || o.absolute != absolute
-                || o.names.length > names.length) {
+                || o.names().length > names().length) {
             return false;
         }
         if (o.isEmpty()) {
             return isEmpty(); // "a" does not start with the empty name
         }
-        for (int i = 0; i < o.names.length; i++) {
-            if (!o.names[i].equals(names[i])) {
+        for (int i = 0; i < o.names().length; i++) {
+            if (!o.names()[i].equals(names()[i])) {
                 return false;
             }
         }
@@ -180,19 +218,19 @@ public final class ContainerPath implements Path {
 
     @Override
     public boolean endsWith(Path other) {
-        if (!(other instanceof ContainerPath o) || o.fs != fs || o.names.length > names.length) {
+        if (!(other instanceof ContainerPath o) || o.fs != fs || o.names().length > names().length) {
             return false;
         }
         if (o.absolute) {
-            return absolute && Arrays.equals(o.names, names);
+            return absolute && Arrays.equals(o.names(), names());
         }
-        int off = names.length - o.names.length;
-        for (int i = 0; i < o.names.length; i++) {
-            if (!o.names[i].equals(names[off + i])) {
+        int off = names().length - o.names().length;
+        for (int i = 0; i < o.names().length; i++) {
+            if (!o.names()[i].equals(names()[off + i])) {
                 return false;
             }
         }
-        return o.names.length > 0 || isEmpty(); // only "" ends with the empty name
+        return o.names().length > 0 || isEmpty(); // only "" ends with the empty name
     }
 
     @Override
@@ -205,8 +243,8 @@ public final class ContainerPath implements Path {
         if (isNormal()) {
             return this; // the common case (every path a directory listing makes): no copy
         }
-        List<String> out = new ArrayList<>(names.length);
-        for (String n : names) {
+        List<String> out = new ArrayList<>(names().length);
+        for (String n : names()) {
             if (n.equals(".")) {
                 continue;
             }
@@ -225,7 +263,7 @@ public final class ContainerPath implements Path {
     }
 
     private boolean isNormal() {
-        for (String n : names) {
+        for (String n : names()) {
             if (n.equals(".") || n.equals("..")) {
                 return false;
             }
@@ -240,9 +278,7 @@ public final class ContainerPath implements Path {
 
     /** {@link #child(String)} for entry {@code index} of {@code listing}, which it remembers. */
     ContainerPath child(String name, DirectoryListing listing, int index) {
-        String[] joined = Arrays.copyOf(names, names.length + 1);
-        joined[names.length] = name;
-        return new ContainerPath(fs, absolute, joined, listing, index);
+        return new ContainerPath(fs, absolute, this, name, listing, index);
     }
 
     /** The node of this entry from the listing that made the path, or null if there is none or the tree changed since. Call under the tree's read lock. */
@@ -256,11 +292,11 @@ public final class ContainerPath implements Path {
         if (o.absolute) {
             return o;
         }
-        if (o.names.length == 0) {
+        if (o.names().length == 0) {
             return this;
         }
-        String[] joined = Arrays.copyOf(names, names.length + o.names.length);
-        System.arraycopy(o.names, 0, joined, names.length, o.names.length);
+        String[] joined = Arrays.copyOf(names(), names().length + o.names().length);
+        System.arraycopy(o.names(), 0, joined, names().length, o.names().length);
         return new ContainerPath(fs, absolute, joined);
     }
 
@@ -291,19 +327,19 @@ public final class ContainerPath implements Path {
         ContainerPath a = normalize();
         ContainerPath b = o.normalize();
         int common = 0;
-        while (common < a.names.length && common < b.names.length && a.names[common].equals(b.names[common])) {
+        while (common < a.names().length && common < b.names().length && a.names()[common].equals(b.names()[common])) {
             common++;
         }
         List<String> out = new ArrayList<>();
-        for (int i = common; i < a.names.length; i++) {
-            if (a.names[i].equals("..")) {
+        for (int i = common; i < a.names().length; i++) {
+            if (a.names()[i].equals("..")) {
                 // Going back up through ".." needs the name of the directory it left: unknowable.
                 throw new IllegalArgumentException("cannot relativize " + other + " against " + this
                         + ": " + this + " leaves its start directory through ..");
             }
             out.add("..");
         }
-        out.addAll(Arrays.asList(b.names).subList(common, b.names.length));
+        out.addAll(Arrays.asList(b.names()).subList(common, b.names().length));
         return new ContainerPath(fs, false, out.toArray(new String[0]));
     }
 
@@ -314,7 +350,7 @@ public final class ContainerPath implements Path {
 
     @Override
     public ContainerPath toAbsolutePath() {
-        return absolute ? this : new ContainerPath(fs, true, names);
+        return absolute ? this : new ContainerPath(fs, true, names());
     }
 
     @Override
@@ -346,12 +382,12 @@ public final class ContainerPath implements Path {
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof ContainerPath o && o.fs == fs && o.absolute == absolute && Arrays.equals(o.names, names);
+        return obj instanceof ContainerPath o && o.fs == fs && o.absolute == absolute && Arrays.equals(o.names(), names());
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(names) * 31 + (absolute ? 1 : 0);
+        return Arrays.hashCode(names()) * 31 + (absolute ? 1 : 0);
     }
 
     @Override
@@ -359,7 +395,12 @@ public final class ContainerPath implements Path {
         String s = string;
         if (s == null) {
             // a file name (getFileName().toString() of every listed entry) is its one name as it is
-            s = !absolute && names.length == 1 ? names[0] : (absolute ? "/" : "") + String.join("/", names);
+            if (last != null) {
+                String before = prefix == null ? "" : prefix.toString();
+                s = before.isEmpty() ? last : before.endsWith("/") ? before + last : before + "/" + last;
+            } else {
+                s = !absolute && names().length == 1 ? names()[0] : (absolute ? "/" : "") + String.join("/", names());
+            }
             string = s;
         }
         return s;

@@ -154,6 +154,37 @@ class ContainerPathTest {
         assertThat(path.endsWith(string)).isTrue();
     }
 
+    /**
+     * A directory stream makes its entries from the directory's path and one more name, and a file name
+     * from that name alone, without the names array a parsed path has: every accessor must still answer
+     * as for the parsed string, at every depth, for absolute and relative listings.
+     */
+    @ParameterizedTest
+    @CsvSource({"/", "''", "/msg01", "msg01", "/msg01/.."})
+    void pathsAListingMakesAnswerAsTheirParsedStrings(String directory) throws IOException {
+        Path start = fs.getPath(directory);
+        List<Path> walked;
+        try (Stream<Path> all = Files.walk(start)) {
+            walked = all.toList();
+        }
+        assertThat(walked).hasSizeGreaterThan(2);
+        for (Path listed : walked) {
+            String string = listed.toString();
+            Path parsed = fs.getPath(string);
+            List<String> names = new ArrayList<>();
+            parsed.forEach(n -> names.add(n.toString()));
+            if (listed == start) {
+                continue; // a parsed path, checked above
+            }
+            check(listed, parsed.isAbsolute(), names, string);
+            check(listed.getFileName(), false, List.of(names.get(names.size() - 1)), names.get(names.size() - 1));
+            assertThat(listed.getParent()).isEqualTo(parsed.getParent());
+            assertThat(listed.normalize()).isEqualTo(parsed.normalize());
+            assertThat(listed.toAbsolutePath()).isEqualTo(parsed.toAbsolutePath());
+            assertThat(Files.isSameFile(listed, parsed)).isTrue();
+        }
+    }
+
     @Test
     void theEmptyPathHasOneEmptyNameAsOnTheDefaultFileSystem() {
         Path empty = fs.getPath("");

@@ -2,14 +2,11 @@ package org.containerfs.gsd;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.RandomAccess;
 import org.containerfs.spi.ByteRangeContent;
 import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
@@ -377,8 +374,7 @@ final class GsdContainer implements Container {
         /** The frame numbers, each spelled when the listing reaches it, without a node per frame. */
         @Override
         public List<String> childNames() {
-            int n = visibleFrames();
-            return new FrameNames(n);
+            return indexedNames(visibleFrames(), GsdContainer::frameName);
         }
 
         @Override
@@ -412,25 +408,6 @@ final class GsdContainer implements Container {
     }
 
     /** The root's names: "0" to "n-1", each made when asked (a listing asks each once, in order). */
-    private static final class FrameNames extends AbstractList<String> implements RandomAccess {
-        private final int count;
-
-        FrameNames(int count) {
-            this.count = count;
-        }
-
-        @Override
-        public String get(int i) {
-            Objects.checkIndex(i, count);
-            return frameName(i);
-        }
-
-        @Override
-        public int size() {
-            return count;
-        }
-    }
-
     /**
      * A frame directory ({@code prefix == ""}) or a directory inside a frame, known by the chunk-name
      * prefix it stands for; its place in the frame's shape is looked up only when it is listed.

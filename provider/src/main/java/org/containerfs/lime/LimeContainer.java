@@ -252,6 +252,12 @@ final class LimeContainer implements Container {
             return indexed(visibleMessages(), Message::new);
         }
 
+        /** Message names are their numbers spelled: no node per message for a listing. */
+        @Override
+        public List<String> childNames() {
+            return indexedNames(visibleMessages(), LimeContainer::messageName);
+        }
+
         @Override
         public Map<String, Object> attributes() throws IOException {
             Map<String, Object> a = new LinkedHashMap<>();

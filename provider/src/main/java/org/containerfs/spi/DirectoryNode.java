@@ -28,6 +28,39 @@ public abstract class DirectoryNode implements Node {
         return new IndexedList(count, child);
     }
 
+    /**
+     * {@code count} names spelled by {@code name} when a listing reaches them, without a node or a stored
+     * string per child (a directory of a million entries). The core reads this list after it released the
+     * tree's lock, so {@code name} must depend on nothing but its argument (a number spelled with a fixed
+     * prefix, say), never on the index the container refreshes.
+     */
+    public static List<String> indexedNames(int count, IntFunction<String> name) {
+        return new SpelledNames(count, name);
+    }
+
+    private static final class SpelledNames extends AbstractList<String> implements RandomAccess {
+        private final int count;
+        private final IntFunction<String> name;
+
+        SpelledNames(int count, IntFunction<String> name) {
+            this.count = count;
+            this.name = name;
+        }
+
+        @Override
+        public String get(int i) {
+            if (i < 0 || i >= count) {
+                throw new IndexOutOfBoundsException(i);
+            }
+            return name.apply(i);
+        }
+
+        @Override
+        public int size() {
+            return count;
+        }
+    }
+
     /** Random access (a child is made in constant time), which lets the core ask a listed child by position. */
     private static final class IndexedList extends AbstractList<Node> implements RandomAccess {
         private final int count;

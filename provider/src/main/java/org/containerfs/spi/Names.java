@@ -178,8 +178,10 @@ public final class Names {
 
     /** {@code prefix + number} zero-padded to {@code width} digits, growing past it (msg05, msg100). */
     public static String indexed(String prefix, long number, int width) {
-        return indexed(prefix, number, width, "");
+        return indexed(prefix, number, width, NO_BYTES);
     }
+
+    private static final byte[] NO_BYTES = new byte[0];
 
     /**
      * {@code indexed(prefix, number, width) + suffix}, made in one step: listings make a name per

@@ -151,15 +151,15 @@ final class G3Container implements Container {
     }
 
     static String frameName(int frame, int typeCode) {
-        return Names.indexed("", frame, WIDTH) + "." + G3FrameTypes.name(typeCode);
+        return Names.indexed("", frame, WIDTH, "." + G3FrameTypes.name(typeCode));
     }
 
     /**
-     * A listing names every frame and key: the ".Scan" suffix bytes and the encoded key names are made
+     * A listing names every frame and key: the ".Scan" suffixes and the encoded key names are made
      * once (per type code, per interned key id) instead of once per name. Filled lazily; a race only
-     * computes a value twice (Strings and byte arrays here are never changed after they are stored).
+     * computes a value twice (the Strings here are never changed after they are stored).
      */
-    private volatile byte[][] suffixByType = new byte[0][];
+    private volatile String[] suffixByType = new String[0];
     private volatile String[] componentByKeyId = new String[0];
     private static final int CACHED_TYPE_CODES = 128;
 
@@ -167,15 +167,11 @@ final class G3Container implements Container {
         if (typeCode < 0 || typeCode >= CACHED_TYPE_CODES) {
             return frameName(frame, typeCode);
         }
-        byte[][] suffixes = suffixByType;
-        byte[] suffix = typeCode < suffixes.length ? suffixes[typeCode] : null;
+        String[] suffixes = suffixByType;
+        String suffix = typeCode < suffixes.length ? suffixes[typeCode] : null;
         if (suffix == null) {
-            String s = "." + G3FrameTypes.name(typeCode);
-            if (!s.chars().allMatch(c -> c < 0x100)) {
-                return frameName(frame, typeCode);
-            }
-            suffix = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-            byte[][] grown = java.util.Arrays.copyOf(suffixes, CACHED_TYPE_CODES);
+            suffix = "." + G3FrameTypes.name(typeCode);
+            String[] grown = java.util.Arrays.copyOf(suffixes, CACHED_TYPE_CODES);
             grown[typeCode] = suffix;
             suffixByType = grown;
         }

@@ -142,8 +142,7 @@ final class LimeContainer implements Container {
         if (cached != null && cached[positionInMessage] != null) {
             return cached[positionInMessage];
         }
-        String name = type.latin1 != null ? Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.latin1)
-                : Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
+        String name = Names.indexed(RECORD_PREFIX, positionInMessage + 1L, WIDTH, type.suffix);
         if (cached != null) {
             cached[positionInMessage] = name;
         }
@@ -198,22 +197,17 @@ final class LimeContainer implements Container {
         /** ".<encoded type>", "" for an empty type, or null if the encoded type alone is too long. */
         final String suffix;
         final int suffixBytes;
-        /** The suffix's ISO-8859-1 bytes when all its characters are Latin-1 (names are then made as bytes), else null. */
-        final byte[] latin1;
 
         EncodedType(byte[] raw) {
             if (raw.length == 0) {
                 suffix = "";
                 suffixBytes = 0;
-                latin1 = new byte[0];
                 return;
             }
             String encoded = "." + Names.encodeBytes(raw);
             int bytes = encoded.getBytes(StandardCharsets.UTF_8).length;
             suffix = bytes <= Names.MAX_COMPONENT_BYTES ? encoded : null;
             suffixBytes = bytes;
-            latin1 = suffix != null && suffix.chars().allMatch(c -> c <= 0xFF)
-                    ? suffix.getBytes(StandardCharsets.ISO_8859_1) : null;
         }
 
         /** Whether "rec" and any record number (up to 10 digits) plus this suffix stay within a component. */

@@ -30,6 +30,19 @@ class NamesIndexedTest {
     }
 
     @Test
+    void aSuffixFollowsTheDigitsAtEveryWidthUpToAndPastTheLongestNumber() {
+        assertThat(Names.indexed("rec", 3, 2, ".ildg-format")).isEqualTo("rec03.ildg-format");
+        assertThat(Names.indexed("", 12, 2, ".Scan")).isEqualTo("12.Scan");
+        for (int width = 0; width <= 21; width++) {
+            for (long v : new long[] {0, 9, 10, 99, 100, 999_999_999_999_999_999L, 1_000_000_000_000_000_000L, Long.MAX_VALUE}) {
+                String digits = Long.toString(v);
+                assertThat(Names.indexed("p", v, width, ".s")).as("width %d, %d", width, v)
+                        .isEqualTo("p" + "0".repeat(Math.max(0, width - digits.length())) + digits + ".s");
+            }
+        }
+    }
+
+    @Test
     void onlyTheCanonicalSpellingOfANumberIsAName() {
         assertThat(Names.parseIndexed("msg5", "msg", 2)).isEqualTo(-1);
         assertThat(Names.parseIndexed("msg005", "msg", 2)).isEqualTo(-1);

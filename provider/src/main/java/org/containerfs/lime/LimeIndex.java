@@ -183,7 +183,12 @@ final class LimeIndex {
         if (damage != null || records == 0 || nextHeader >= middle || nextHeader / records > SMALL_STRIDE) {
             return;
         }
+        // Both halves' arrays sized once from the density so far, with the slack trim() keeps: growing them
+        // by doubling, then copying the other half in, copied 40 MB more than one walk for 10^6 records.
+        long expected = (long) ((double) records / nextHeader * size);
+        reserve(expected + expected / 64 + 64);
         SecondHalf second = new SecondHalf(channel, middle, size);
+        second.walked.reserve(expected / 2 + expected / 64 + 64);
         Thread thread = new Thread(second, "containerfs-lime-scan");
         thread.setDaemon(true);
         thread.start();
@@ -234,12 +239,7 @@ final class LimeIndex {
         }
         joinedAt = other.headerOffsets[from];
         int total = records + count;
-        if (total > headerOffsets.length) {
-            headerOffsets = Arrays.copyOf(headerOffsets, total);
-            lengths = Arrays.copyOf(lengths, total);
-            flags = Arrays.copyOf(flags, total);
-            typeIds = Arrays.copyOf(typeIds, total);
-        }
+        reserve(total);
         System.arraycopy(other.headerOffsets, from, headerOffsets, records, count);
         System.arraycopy(other.lengths, from, lengths, records, count);
         System.arraycopy(other.flags, from, flags, records, count);
@@ -595,9 +595,20 @@ final class LimeIndex {
         return !(strict && damage != null && !tailIsUncommitted);
     }
 
+    /** Makes room for {@code capacity} records at once (no more than the file could hold is asked). */
+    private void reserve(long capacity) {
+        int cap = (int) Math.min(Integer.MAX_VALUE - 16, capacity);
+        if (cap > headerOffsets.length) {
+            headerOffsets = Arrays.copyOf(headerOffsets, cap);
+            lengths = Arrays.copyOf(lengths, cap);
+            flags = Arrays.copyOf(flags, cap);
+            typeIds = Arrays.copyOf(typeIds, cap);
+        }
+    }
+
     /** Drops growth slack once a scan is done, so retained heap is what the records need. */
     void trim() {
-        if (headerOffsets.length - records <= 64 + records / 64) {
+        if (headerOffsets.length - records <= 64 + records / 32) {
             return; // little slack: a copy would cost more than it frees
         }
         headerOffsets = Arrays.copyOf(headerOffsets, Math.max(records, 1));

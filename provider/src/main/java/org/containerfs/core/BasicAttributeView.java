@@ -25,6 +25,10 @@ final class BasicAttributeView implements BasicFileAttributeView {
 
     static ContainerFileAttributes read(ContainerPath p) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
+        ContainerFileAttributes listed = p.listedAttributes();
+        if (listed != null) {
+            return listed;
+        }
         // An entry that is there (every file of a walk) in one pass under the lock: node and attributes.
         ContainerFileAttributes found = fs.read(() -> {
             var node = fs.findUnderLock(p);

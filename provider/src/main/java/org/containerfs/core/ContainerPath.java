@@ -282,6 +282,11 @@ public final class ContainerPath implements Path {
     }
 
     /** The node of this entry from the listing that made the path, or null if there is none or the tree changed since. Call under the tree's read lock. */
+    /** Basic attributes of this entry from the listing that made the path, or null (see {@link DirectoryListing#attributes}). */
+    ContainerFileAttributes listedAttributes() throws IOException {
+        return listing == null ? null : listing.attributes(listingIndex);
+    }
+
     org.containerfs.spi.Node listedNodeUnderLock() throws IOException {
         return listing == null ? null : listing.nodeUnderLock(listingIndex);
     }

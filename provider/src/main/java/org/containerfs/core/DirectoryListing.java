@@ -43,6 +43,62 @@ final class DirectoryListing {
         return list != null && index < list.size() ? list.get(index) : null;
     }
 
+    /**
+     * Basic attributes of entry {@code index}, or null when the tree changed since the listing or the format
+     * lists no nodes by index (the caller then looks the entry up). The first entry asked of each run of
+     * {@link #BATCH} has the whole run's types and sizes read under one hold of the tree's lock: a walk asks
+     * every file's attributes, and one lock per file was a fifth of a walk of a million records.
+     */
+    ContainerFileAttributes attributes(int index) throws IOException {
+        AttributeBatch[] all = batches;
+        if (all == null) {
+            all = new AttributeBatch[(names.size() + BATCH - 1) / BATCH];
+            batches = all; // racing walkers may each make one: a batch is only ever recomputed
+        }
+        int b = index / BATCH;
+        AttributeBatch batch = b < all.length ? all[b] : null;
+        if (batch == null) {
+            batch = fs.read(() -> batchUnderLock(b * BATCH));
+            if (batch == null) {
+                return null;
+            }
+            all[b] = batch; // a batch's fields are final: a reader of the slot sees it whole or not at all
+        }
+        fs.ensureOpen();
+        if (fs.treeVersion() != version) {
+            return null;
+        }
+        int at = index - b * BATCH;
+        if (at >= batch.sizes.length) {
+            return null;
+        }
+        long sizeOrDirectory = batch.sizes[at];
+        return new ContainerFileAttributes(sizeOrDirectory < 0, Math.max(0, sizeOrDirectory), fs.lastModified());
+    }
+
+    private static final int BATCH = 64;
+    private volatile AttributeBatch[] batches;
+
+    /** The types and sizes of a run of entries: -1 for a directory, else the file's size. */
+    private record AttributeBatch(long[] sizes) {}
+
+    private AttributeBatch batchUnderLock(int from) throws IOException {
+        if (fs.treeVersion() != version) {
+            return null;
+        }
+        List<? extends Node> list = children();
+        if (list == null) {
+            return null;
+        }
+        int to = Math.min(Math.min(from + BATCH, names.size()), list.size());
+        long[] sizes = new long[to - from];
+        for (int i = from; i < to; i++) {
+            Node node = list.get(i);
+            sizes[i - from] = node.isDirectory() ? -1 : node.size();
+        }
+        return new AttributeBatch(sizes);
+    }
+
     @SuppressWarnings("unchecked")
     private List<? extends Node> children() throws IOException {
         Object c = children;

@@ -56,6 +56,37 @@ class DirectoryListingTest {
     }
 
     @Test
+    void attributesOfListedEntriesAreReadInRunsAndDroppedOnceTheTreeChanges() throws Exception {
+        Path file = tmp.resolve("runs.lime");
+        FileSystem fs = ContainerFileSystems.create(file, "lime");
+        Files.createDirectory(fs.getPath("/msg01"));
+        for (int i = 1; i <= 150; i++) { // more than two runs of 64, the last one short
+            Files.write(fs.getPath(String.format("/msg01/rec%02d.t", i)), new byte[i]);
+        }
+        List<Path> listed = list(fs.getPath("/msg01"), p -> true);
+        assertThat(listed).hasSize(150);
+        for (int i = listed.size() - 1; i >= 0; i--) { // from the end: the last, short run first
+            ContainerPath p = (ContainerPath) listed.get(i);
+            assertThat(p.listedAttributes()).as(p.toString()).isNotNull();
+            assertThat(p.listedAttributes().size()).isEqualTo(i + 1);
+            assertThat(p.listedAttributes().isRegularFile()).isTrue();
+            assertThat(Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).lastModifiedTime())
+                    .isEqualTo(Files.getLastModifiedTime(fs.getPath(p.toString())));
+        }
+        ContainerPath message = (ContainerPath) list(fs.getPath("/"), p -> true).get(0);
+        assertThat(message.listedAttributes().isDirectory()).isTrue();
+
+        Files.write(fs.getPath("/msg01/rec151.t"), new byte[151]); // the tree changes
+        ContainerPath first = (ContainerPath) listed.get(0);
+        assertThat(first.listedAttributes()).isNull();
+        assertThat(Files.size(first)).isEqualTo(1);
+
+        fs.close();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Files.size(listed.get(5)))
+                .isInstanceOf(java.nio.file.ClosedFileSystemException.class);
+    }
+
+    @Test
     void pathsNotFromAListingHaveNoListedNode() throws Exception {
         Path file = tmp.resolve("plain.lime");
         try (FileSystem fs = ContainerFileSystems.create(file, "lime")) {

@@ -54,8 +54,9 @@ final class LimeIndex {
 
     /** Where the next header would start (end of the last record's padding). */
     private long nextHeader;
-    /** The file size the running scan reads up to: predicts the record count when arrays grow. */
+    /** The file size the running scan reads up to, and where it started: they predict the record count when arrays grow. */
     private long scanSize;
+    private long scanStart;
     /** Bytes after the last listed record that do not form a record; 0 if none. */
     private long tailBytes;
     /** What is wrong with the tail, or null; {@link #tailIsUncommitted} if it is a torn append of ours. */
@@ -99,6 +100,16 @@ final class LimeIndex {
     /** The number of the distinct type of record {@code r}: equal types have equal numbers. */
     int typeId(int r) {
         return typeIds[r];
+    }
+
+    /** The type numbers of records {@code first} to {@code first + count - 1}. */
+    int[] typeIds(int first, int count) {
+        return Arrays.copyOfRange(typeIds, first, first + count);
+    }
+
+    /** Whether records {@code first}... have exactly the type numbers {@code ids}, in that order. */
+    boolean hasTypeIds(int first, int[] ids) {
+        return Arrays.equals(typeIds, first, first + ids.length, ids, 0, ids.length);
     }
 
     /** How many distinct types the records have. */
@@ -183,15 +194,14 @@ final class LimeIndex {
         if (damage != null || records == 0 || nextHeader >= middle || nextHeader / records > SMALL_STRIDE) {
             return;
         }
-        // Both halves' arrays sized once from the density so far, with the slack trim() keeps: growing them
-        // by doubling, then copying the other half in, copied 40 MB more than one walk for 10^6 records.
-        long expected = (long) ((double) records / nextHeader * size);
-        reserve(expected + expected / 64 + 64);
         SecondHalf second = new SecondHalf(channel, middle, size);
-        second.walked.reserve(expected / 2 + expected / 64 + 64);
         Thread thread = new Thread(second, "containerfs-lime-scan");
         thread.setDaemon(true);
-        thread.start();
+        try {
+            thread.start();
+        } catch (OutOfMemoryError noThreadLeft) { // the process may start no more threads: one walk does it all
+            return;
+        }
         boolean joined = false;
         try {
             walk(channel, strict, size, middle, window);
@@ -284,6 +294,7 @@ final class LimeIndex {
                 long first = firstHeaderFrom(channel, middle, size);
                 if (first >= 0) {
                     walked.nextHeader = first;
+                    walked.scanStart = first;
                     walked.scanSize = size;
                     walked.walk(channel, false, size, Long.MAX_VALUE, ByteBuffer.allocateDirect(WIDE_WINDOW));
                 }
@@ -471,7 +482,8 @@ final class LimeIndex {
         if (records == headerOffsets.length) {
             // the records so far predict how many the rest of the file holds: grow once to that
             // (plus slack), not by doubling and copying every array a dozen times
-            long expected = headerOffset > 0 ? records + (long) ((double) records / headerOffset * (scanSize - headerOffset)) : 0;
+            long walked = headerOffset - scanStart;
+            long expected = walked > 0 ? records + (long) ((double) records / walked * (scanSize - headerOffset)) : 0;
             int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(Math.max(16, records * 2L),
                     Math.min(expected + 64, records * 16L)));
             headerOffsets = Arrays.copyOf(headerOffsets, cap);
@@ -608,7 +620,7 @@ final class LimeIndex {
 
     /** Drops growth slack once a scan is done, so retained heap is what the records need. */
     void trim() {
-        if (headerOffsets.length - records <= 64 + records / 32) {
+        if (headerOffsets.length - records <= 64 + records / 64) {
             return; // little slack: a copy would cost more than it frees
         }
         headerOffsets = Arrays.copyOf(headerOffsets, Math.max(records, 1));

@@ -2,6 +2,7 @@ package org.containerfs.core;
 
 import java.io.IOException;
 import java.util.List;
+import org.containerfs.spi.ChildSizes;
 import org.containerfs.spi.Node;
 
 /**
@@ -92,9 +93,15 @@ final class DirectoryListing {
         }
         int to = Math.min(Math.min(from + BATCH, names.size()), list.size());
         long[] sizes = new long[to - from];
-        for (int i = from; i < to; i++) {
-            Node node = list.get(i);
-            sizes[i - from] = node.isDirectory() ? -1 : node.size();
+        if (directory instanceof ChildSizes known) {
+            for (int i = from; i < to; i++) {
+                sizes[i - from] = known.childSize(i);
+            }
+        } else {
+            for (int i = from; i < to; i++) {
+                Node node = list.get(i);
+                sizes[i - from] = node.isDirectory() ? -1 : node.size();
+            }
         }
         return new AttributeBatch(sizes);
     }

@@ -86,6 +86,44 @@ class DirectoryListingTest {
                 .isInstanceOf(java.nio.file.ClosedFileSystemException.class);
     }
 
+    /**
+     * Every corpus container of every format walked: each entry's attributes as its listing gives them (in runs,
+     * from the format's sizes by position where it has them, else from its nodes) equal those of the same path
+     * looked up by name.
+     */
+    @org.junit.jupiter.api.TestFactory
+    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> listedAttributesAreThoseOfTheNamedPathInEveryCorpusFile()
+            throws IOException {
+        List<org.junit.jupiter.api.DynamicTest> tests = new ArrayList<>();
+        for (String format : InputCorpusTest.FORMATS) {
+            for (Path file : InputCorpusTest.corpusFiles(format)) {
+                tests.add(org.junit.jupiter.api.DynamicTest.dynamicTest(format + "/" + file.getFileName(), () -> {
+                    FileSystem opened;
+                    try {
+                        opened = ContainerFileSystems.open(file, java.util.Map.of("indexCache", "off"));
+                    } catch (IOException refused) {
+                        return; // a file no open accepts (a wrong magic number, a cut header): tested where it is refused
+                    }
+                    try (FileSystem fs = opened) {
+                        int[] entries = {0};
+                        try (java.util.stream.Stream<Path> all = Files.walk(fs.getPath("/"))) {
+                            for (Path listed : (Iterable<Path>) all::iterator) {
+                                var byListing = Files.readAttributes(listed, java.nio.file.attribute.BasicFileAttributes.class);
+                                var byName = Files.readAttributes(fs.getPath(listed.toString()),
+                                        java.nio.file.attribute.BasicFileAttributes.class);
+                                assertThat(byListing.isDirectory()).as(listed.toString()).isEqualTo(byName.isDirectory());
+                                assertThat(byListing.size()).as(listed.toString()).isEqualTo(byName.size());
+                                entries[0]++;
+                            }
+                        }
+                        assertThat(entries[0]).isPositive();
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
     @Test
     void pathsNotFromAListingHaveNoListedNode() throws Exception {
         Path file = tmp.resolve("plain.lime");

@@ -94,9 +94,7 @@ final class DirectoryListing {
         int to = Math.min(Math.min(from + BATCH, names.size()), list.size());
         long[] sizes = new long[to - from];
         if (directory instanceof ChildSizes known) {
-            for (int i = from; i < to; i++) {
-                sizes[i - from] = known.childSize(i);
-            }
+            known.childSizes(from, sizes);
         } else {
             for (int i = from; i < to; i++) {
                 Node node = list.get(i);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.spi.ByteRangeContent;
+import org.containerfs.spi.ChildSizes;
 import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
@@ -353,7 +354,7 @@ final class GsdContainer implements Container {
         return new String(latin1Key.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
     }
 
-    final class Root extends DirectoryNode {
+    final class Root extends DirectoryNode implements ChildSizes {
         @Override
         public String name() {
             return "";
@@ -369,6 +370,12 @@ final class GsdContainer implements Container {
         public List<Node> children() {
             int n = visibleFrames();
             return indexed(n, i -> new FrameDir(i, null));
+        }
+
+        /** Every child is a directory. */
+        @Override
+        public void childSizes(int from, long[] sizes) {
+            java.util.Arrays.fill(sizes, -1);
         }
 
         /** The frame numbers, each spelled when the listing reaches it, without a node per frame. */
@@ -412,7 +419,7 @@ final class GsdContainer implements Container {
      * A frame directory ({@code prefix == ""}) or a directory inside a frame, known by the chunk-name
      * prefix it stands for; its place in the frame's shape is looked up only when it is listed.
      */
-    final class FrameDir extends DirectoryNode {
+    final class FrameDir extends DirectoryNode implements ChildSizes {
         final int frame;
         private final String prefix; // raw prefix bytes as Latin-1, "" for the frame itself
         private String name; // a frame's is spelled when asked: a listing makes the node only to reach its child
@@ -509,6 +516,15 @@ final class GsdContainer implements Container {
         }
 
         @Override
+        public void childSizes(int from, long[] sizes) {
+            List<Object> all = dir().entries();
+            boolean stagedChunks = isStaged();
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = all.get(from + i) instanceof GsdTree.Leaf l ? chunkBytes(frame, l, stagedChunks) : -1;
+            }
+        }
+
+        @Override
         public Map<String, Object> attributes() {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("frame", frame);
@@ -522,6 +538,17 @@ final class GsdContainer implements Container {
             }
             return a;
         }
+    }
+
+    /** A chunk's place: in the staged frame's list, or its index entry. */
+    private int chunkSlot(int frame, GsdTree.Leaf leaf, boolean stagedChunk) {
+        return stagedChunk ? leaf.item().slot() : entryOf(frame, leaf.item());
+    }
+
+    /** A chunk's size in bytes, for its node and for a run of listed sizes alike. */
+    private long chunkBytes(int frame, GsdTree.Leaf leaf, boolean stagedChunk) {
+        int slot = chunkSlot(frame, leaf, stagedChunk);
+        return stagedChunk ? staged.chunks.get(slot).bytes() : index.bytes(slot);
     }
 
     final class Chunk extends FileNode {
@@ -541,7 +568,7 @@ final class GsdContainer implements Container {
         }
 
         private int slot() {
-            return stagedChunk ? leaf.item().slot() : entryOf(frame, leaf.item());
+            return chunkSlot(frame, leaf, stagedChunk);
         }
 
         long location() {
@@ -550,7 +577,7 @@ final class GsdContainer implements Container {
 
         @Override
         public long size() {
-            return stagedChunk ? staged.chunks.get(slot()).bytes() : index.bytes(slot());
+            return chunkBytes(frame, leaf, stagedChunk);
         }
 
         @Override

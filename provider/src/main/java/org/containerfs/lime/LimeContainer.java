@@ -236,7 +236,7 @@ final class LimeContainer implements Container {
         private volatile String[] names;
     }
 
-    private final class Root extends DirectoryNode {
+    private final class Root extends DirectoryNode implements ChildSizes {
         @Override
         public String name() {
             return "";
@@ -251,6 +251,12 @@ final class LimeContainer implements Container {
         @Override
         public List<Node> children() {
             return indexed(visibleMessages(), Message::new);
+        }
+
+        /** Every child is a directory. */
+        @Override
+        public void childSizes(int from, long[] sizes) {
+            java.util.Arrays.fill(sizes, -1);
         }
 
         /** Message names are their numbers spelled: no node per message for a listing. */
@@ -344,8 +350,11 @@ final class LimeContainer implements Container {
         }
 
         @Override
-        public long childSize(int position) {
-            return index.length(first() + position); // as Record.size()
+        public void childSizes(int from, long[] sizes) {
+            int first = first() + from;
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = index.length(first + i); // as Record.size()
+            }
         }
 
         /** Appends add records to the last message only (an MB record starts a new one): earlier messages are complete. */

@@ -25,7 +25,7 @@ public abstract class DirectoryNode implements Node {
 
     /** A list of {@code count} children made by {@code child} when asked for (flyweights over an index). */
     public static List<Node> indexed(int count, IntFunction<? extends Node> child) {
-        return new IndexedList(count, child);
+        return new IndexedList<>(count, child);
     }
 
     /**
@@ -35,48 +35,28 @@ public abstract class DirectoryNode implements Node {
      * prefix, say), never on the index the container refreshes.
      */
     public static List<String> indexedNames(int count, IntFunction<String> name) {
-        return new SpelledNames(count, name);
+        return new IndexedList<>(count, name);
     }
 
-    private static final class SpelledNames extends AbstractList<String> implements RandomAccess {
+    /**
+     * Elements made by position when asked for. Random access (an element is made in constant time) lets the
+     * core ask a listed child by position.
+     */
+    private static final class IndexedList<T> extends AbstractList<T> implements RandomAccess {
         private final int count;
-        private final IntFunction<String> name;
+        private final IntFunction<? extends T> element;
 
-        SpelledNames(int count, IntFunction<String> name) {
+        IndexedList(int count, IntFunction<? extends T> element) {
             this.count = count;
-            this.name = name;
+            this.element = element;
         }
 
         @Override
-        public String get(int i) {
+        public T get(int i) {
             if (i < 0 || i >= count) {
                 throw new IndexOutOfBoundsException(i);
             }
-            return name.apply(i);
-        }
-
-        @Override
-        public int size() {
-            return count;
-        }
-    }
-
-    /** Random access (a child is made in constant time), which lets the core ask a listed child by position. */
-    private static final class IndexedList extends AbstractList<Node> implements RandomAccess {
-        private final int count;
-        private final IntFunction<? extends Node> child;
-
-        IndexedList(int count, IntFunction<? extends Node> child) {
-            this.count = count;
-            this.child = child;
-        }
-
-        @Override
-        public Node get(int i) {
-            if (i < 0 || i >= count) {
-                throw new IndexOutOfBoundsException(i);
-            }
-            return child.apply(i);
+            return element.apply(i);
         }
 
         @Override

@@ -88,19 +88,20 @@ final class DirectoryListing {
         if (fs.treeVersion() != version) {
             return null;
         }
+        if (directory instanceof ChildSizes known) {
+            long[] sizes = new long[Math.min(from + BATCH, names.size()) - from];
+            known.childSizes(from, sizes);
+            return new AttributeBatch(sizes);
+        }
         List<? extends Node> list = children();
         if (list == null) {
             return null;
         }
         int to = Math.min(Math.min(from + BATCH, names.size()), list.size());
         long[] sizes = new long[to - from];
-        if (directory instanceof ChildSizes known) {
-            known.childSizes(from, sizes);
-        } else {
-            for (int i = from; i < to; i++) {
-                Node node = list.get(i);
-                sizes[i - from] = node.isDirectory() ? -1 : node.size();
-            }
+        for (int i = from; i < to; i++) {
+            Node node = list.get(i);
+            sizes[i - from] = node.isDirectory() ? -1 : node.size();
         }
         return new AttributeBatch(sizes);
     }

@@ -262,11 +262,8 @@ final class LimeIndex {
                 id = typeIdOf[local] = typeId(other.types.get(local)); // numbered in order of first use, as one walk does
             }
             typeIds[records + k] = id;
-            if ((flags[records + k] & LimeHeader.MB) != 0) { // lime_contents numbering, as addRecord does
-                if (messages == messageFirst.length) {
-                    messageFirst = Arrays.copyOf(messageFirst, Math.max(16, messages * 2));
-                }
-                messageFirst[messages++] = records + k;
+            if ((flags[records + k] & LimeHeader.MB) != 0) {
+                startMessage(records + k);
             }
         }
         records = total;
@@ -484,19 +481,10 @@ final class LimeIndex {
             // (plus slack), not by doubling and copying every array a dozen times
             long walked = headerOffset - scanStart;
             long expected = walked > 0 ? records + (long) ((double) records / walked * (scanSize - headerOffset)) : 0;
-            int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(Math.max(16, records * 2L),
-                    Math.min(expected + 64, records * 16L)));
-            headerOffsets = Arrays.copyOf(headerOffsets, cap);
-            lengths = Arrays.copyOf(lengths, cap);
-            flags = Arrays.copyOf(flags, cap);
-            typeIds = Arrays.copyOf(typeIds, cap);
+            reserve(Math.max(Math.max(16, records * 2L), Math.min(expected + 64, records * 16L)));
         }
-        // lime_contents numbering: a message starts at every MB=1 record and at the first record.
         if ((flagByte & LimeHeader.MB) != 0 || records == 0) {
-            if (messages == messageFirst.length) {
-                messageFirst = Arrays.copyOf(messageFirst, Math.max(16, messages * 2));
-            }
-            messageFirst[messages++] = records;
+            startMessage(records);
         }
         headerOffsets[records] = headerOffset;
         lengths[records] = length;
@@ -605,6 +593,14 @@ final class LimeIndex {
             throw in.inconsistent("records and tail that end exactly at the " + covered + " bytes the snapshot covers");
         }
         return !(strict && damage != null && !tailIsUncommitted);
+    }
+
+    /** lime_contents numbering: a message starts at every MB=1 record and at the first record. */
+    private void startMessage(int record) {
+        if (messages == messageFirst.length) {
+            messageFirst = Arrays.copyOf(messageFirst, Math.max(16, messages * 2));
+        }
+        messageFirst[messages++] = record;
     }
 
     /** Makes room for {@code capacity} records at once (no more than the file could hold is asked). */

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,12 +25,17 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * One S3 object as a container's bytes: a HEAD when opened (size and ETag), then one exact ranged GET
- * ({@code Range: bytes=a-b}) per read, each with {@code If-Match} on the ETag seen at open, so that a
- * replaced object is an error instead of a mix of two versions. Caching and coalescing are the core's
- * block cache's job ({@link #remote()} is true); this class moves exactly the bytes asked for.
+ * One S3 object as a container's bytes. Opening is one ranged GET of the object's first bytes (1 MiB by
+ * default, {@code s3.openReadBytes}): its answer carries the size (in {@code Content-Range}), the ETag and
+ * Last-Modified that a HEAD would, and the bytes every format's detection and index scan read first, so the
+ * open costs one round trip instead of a HEAD and then that GET. Those bytes are served from memory until a
+ * read has taken the last of them (the core's block cache keeps what it needs); {@code s3.openReadBytes=0}
+ * opens with a HEAD instead. After that, one exact ranged GET ({@code Range: bytes=a-b}) per read, each with
+ * {@code If-Match} on the ETag seen at open, so that a replaced object is an error instead of a mix of two
+ * versions. Caching and coalescing are the core's block cache's job ({@link #remote()} is true); this class
+ * moves exactly the bytes asked for.
  *
- * <p>Thread-safe: the SDK client is, and a read keeps no state between calls.
+ * <p>Thread-safe: the SDK client is, and a read keeps no state between calls but dropping the open's bytes.
  */
 public final class S3ContainerInput implements ContainerInput {
     private final SharedClient client;
@@ -38,28 +44,36 @@ public final class S3ContainerInput implements ContainerInput {
     private final String etag;
     private final FileTime lastModified;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The object's first bytes as the open's GET brought them; null once a read has taken the last of them. */
+    private volatile byte[] first;
+    /** What an open's GET fetches, for siblings too. */
+    private final int openRead;
 
-    private S3ContainerInput(SharedClient client, S3Location location, HeadObjectResponse head) {
+    private S3ContainerInput(SharedClient client, S3Location location, int openRead, long size, String etag,
+            Instant lastModified, byte[] first) {
         this.client = client;
+        this.openRead = openRead;
         this.location = location;
-        this.size = head.contentLength();
-        this.etag = head.eTag() == null ? "" : head.eTag();
-        this.lastModified = head.lastModified() == null ? FileTime.fromMillis(0) : FileTime.from(head.lastModified());
+        this.size = size;
+        this.etag = etag == null ? "" : etag;
+        this.lastModified = lastModified == null ? FileTime.fromMillis(0) : FileTime.from(lastModified);
+        this.first = first == null || first.length == 0 ? null : first;
     }
 
     /**
      * Opens {@code s3://bucket/key} with a client built from env and the SDK's standard configuration
-     * (see {@link S3Settings}); one HEAD request.
+     * (see {@link S3Settings}); one request: the GET of its first {@code s3.openReadBytes}, or a HEAD when that is 0.
      */
     public static S3ContainerInput open(URI s3Uri, Map<String, ?> env) throws IOException {
         S3Location location = S3Location.parse(s3Uri);
+        int openRead = S3Settings.openReadBytes(env);
         Object given = env.get("s3.client");
         if (given instanceof S3Client caller) {
-            return open(caller, location);
+            return open(new SharedClient(caller, false), location, openRead);
         }
         S3Client owned = S3Settings.from(env).newClient();
         try {
-            return open(new SharedClient(owned, true), location);
+            return open(new SharedClient(owned, true), location, openRead);
         } catch (IOException | RuntimeException e) {
             owned.close();
             throw e;
@@ -67,16 +81,94 @@ public final class S3ContainerInput implements ContainerInput {
     }
 
     /** Opens one object through a client that is closed with the input (and its siblings). */
-    static S3ContainerInput openOwning(S3Client client, S3Location location) throws IOException {
-        return open(new SharedClient(client, true), location);
+    static S3ContainerInput openOwning(S3Client client, S3Location location, int openRead) throws IOException {
+        return open(new SharedClient(client, true), location, openRead);
     }
 
-    /** Opens one object through a client of the caller's, which stays open after {@link #close()}. */
+    /**
+     * Opens one object through a client of the caller's, which stays open after {@link #close()}; one GET of its
+     * first {@value S3Settings#DEFAULT_OPEN_READ} bytes.
+     */
     public static S3ContainerInput open(S3Client client, S3Location location) throws IOException {
-        return open(new SharedClient(client, false), location);
+        return open(client, location, S3Settings.DEFAULT_OPEN_READ);
     }
 
-    private static S3ContainerInput open(SharedClient client, S3Location location) throws IOException {
+    /** As {@link #open(S3Client, S3Location)}, the open's GET taking {@code openRead} bytes (0: a HEAD instead). */
+    public static S3ContainerInput open(S3Client client, S3Location location, int openRead) throws IOException {
+        return open(new SharedClient(client, false), location, openRead);
+    }
+
+    private static S3ContainerInput open(SharedClient client, S3Location location, int openRead) throws IOException {
+        if (openRead > 0) {
+            S3ContainerInput opened = openWithFirstBytes(client, location, openRead);
+            if (opened != null) {
+                return opened;
+            }
+        }
+        return openWithHead(client, location, openRead);
+    }
+
+    /**
+     * The open as one ranged GET of bytes {@code [0, openRead)}; null where its answer cannot say the object's size
+     * (an empty object has no byte 0 to serve, a store may answer {@code Content-Range: bytes 0-9/*}): a HEAD then.
+     */
+    private static S3ContainerInput openWithFirstBytes(SharedClient client, S3Location location, int openRead)
+            throws IOException {
+        GetObjectRequest request = GetObjectRequest.builder().bucket(location.bucket()).key(location.key())
+                .range("bytes=0-" + (openRead - 1)).build();
+        String doing = "reading bytes 0-" + (openRead - 1) + " (size and ETag)";
+        try {
+            return client.client.getObject(request, (ResponseTransformer<GetObjectResponse, S3ContainerInput>)
+                    (response, body) -> {
+                        long size = objectSize(response);
+                        if (size < 0) {
+                            body.abort();
+                            return null;
+                        }
+                        int want = (int) Math.min(openRead, size);
+                        byte[] first = body.readNBytes(want);
+                        if (first.length < want) {
+                            body.abort();
+                            throw new UncheckedIOException(new IOException(location + " ended at byte " + first.length
+                                    + " of the " + size + " its answer to " + doing + " announced"));
+                        }
+                        if (response.contentLength() != null && response.contentLength() > want) {
+                            body.abort(); // a store that ignored the Range: never drain the rest
+                        }
+                        return new S3ContainerInput(client, location, openRead, size, response.eTag(),
+                                response.lastModified(), first);
+                    });
+        } catch (S3Exception e) {
+            if (e.statusCode() == 416) {
+                return null;
+            }
+            throw S3Errors.translate(e, location, doing);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, location, doing);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * The whole object's length as the answer to a GET from byte 0 gives it: after the slash of {@code Content-Range}
+     * ({@code bytes 0-1048575/7340032}), or the body's length where the store sent the whole object; -1 when unknown.
+     */
+    static long objectSize(GetObjectResponse response) {
+        String range = response.contentRange();
+        if (range == null) {
+            return response.contentLength() == null ? -1 : response.contentLength();
+        }
+        int slash = range.lastIndexOf('/');
+        try {
+            return slash < 0 ? -1 : Long.parseLong(range.substring(slash + 1).trim());
+        } catch (NumberFormatException unknown) {
+            return -1;
+        }
+    }
+
+    private static S3ContainerInput openWithHead(SharedClient client, S3Location location, int openRead)
+            throws IOException {
         HeadObjectResponse head;
         try {
             head = client.client.headObject(HeadObjectRequest.builder()
@@ -89,7 +181,7 @@ public final class S3ContainerInput implements ContainerInput {
         } catch (SdkException e) {
             throw S3Errors.translate(e, location, "HEAD (size and ETag)");
         }
-        return new S3ContainerInput(client, location, head);
+        return new S3ContainerInput(client, location, openRead, head.contentLength(), head.eTag(), head.lastModified(), null);
     }
 
     /** A 404 on HEAD has no body: one more request tells a missing bucket from a missing key. */
@@ -128,7 +220,7 @@ public final class S3ContainerInput implements ContainerInput {
         return size;
     }
 
-    /** The object's Last-Modified as the HEAD at open saw it. */
+    /** The object's Last-Modified as the open saw it. */
     public FileTime lastModified() {
         return lastModified;
     }
@@ -153,6 +245,20 @@ public final class S3ContainerInput implements ContainerInput {
         if (want == 0) {
             return 0;
         }
+        byte[] head = first;
+        if (head != null && position < head.length) {
+            int n = (int) Math.min(want, head.length - position);
+            dst.put(head, (int) position, n);
+            if (position + n == head.length) {
+                first = null; // its last byte is read: whatever needs these bytes again has them cached by now
+            }
+            return n == want ? n : n + get(dst, position + n, want - n);
+        }
+        return get(dst, position, want);
+    }
+
+    /** One ranged GET of exactly {@code want} bytes from {@code position} into {@code dst}. */
+    private int get(ByteBuffer dst, long position, int want) throws IOException {
         long last = position + want - 1;
         String range = "bytes " + position + "-" + last;
         int got;
@@ -171,7 +277,7 @@ public final class S3ContainerInput implements ContainerInput {
         return got;
     }
 
-    /** A GET of bytes {@code [position, last]}, only of the object the HEAD at open saw (If-Match on its ETag). */
+    /** A GET of bytes {@code [position, last]}, only of the object the open saw (If-Match on its ETag). */
     private GetObjectRequest rangeRequest(long position, long last) {
         return GetObjectRequest.builder()
                 .bucket(location.bucket()).key(location.key())
@@ -208,6 +314,15 @@ public final class S3ContainerInput implements ContainerInput {
         if (position < 0 || position >= stop) {
             throw new IllegalArgumentException("no bytes in [" + position + ", " + end + ") of " + location);
         }
+        byte[] head = first;
+        if (head != null && position < head.length) {
+            return new FirstThenRest(head, (int) position, stop);
+        }
+        return stream(position, stop);
+    }
+
+    /** One ranged GET of {@code [position, stop)} as a stream; closing it before the end aborts the request. */
+    private InputStream stream(long position, long stop) throws IOException {
         String range = "bytes " + position + "-" + (stop - 1);
         software.amazon.awssdk.core.ResponseInputStream<GetObjectResponse> body;
         try {
@@ -278,7 +393,7 @@ public final class S3ContainerInput implements ContainerInput {
         }
         client.retain();
         try {
-            return open(client, location.sibling(fileName));
+            return open(client, location.sibling(fileName), openRead);
         } catch (NoSuchFileException e) {
             client.release();
             NoSuchFileException named = new NoSuchFileException(location.sibling(fileName).toString(), null,
@@ -306,6 +421,57 @@ public final class S3ContainerInput implements ContainerInput {
     @Override
     public String toString() {
         return location.toString();
+    }
+
+    /**
+     * A run that starts in the open's first bytes: those from memory, then (only if the reader gets that far) one
+     * ranged GET for the rest.
+     */
+    private final class FirstThenRest extends InputStream {
+        private final byte[] head;
+        private int at;
+        private final long stop;
+        private InputStream rest;
+
+        FirstThenRest(byte[] head, int from, long stop) {
+            this.head = head;
+            this.at = from;
+            this.stop = stop;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            int inHead = (int) Math.min(head.length, stop) - at;
+            if (inHead > 0) {
+                int n = Math.min(len, inHead);
+                System.arraycopy(head, at, b, off, n);
+                at += n;
+                return n;
+            }
+            if (head.length >= stop) {
+                return -1;
+            }
+            if (rest == null) {
+                rest = stream(head.length, stop);
+            }
+            return rest.read(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (rest != null) {
+                rest.close();
+            }
+        }
     }
 
     /** The checked exception a response transformer may not throw directly. */

@@ -63,7 +63,8 @@ public final class S3Containers {
     private static FileSystem open(S3xAddress address, Map<String, ?> env) throws IOException {
         refuseWrites(address.toString(), env);
         if (env.get("s3.client") instanceof S3Client given) {
-            return ContainerFileSystems.open(S3ContainerInput.open(given, address.location()), env);
+            return ContainerFileSystems.open(S3ContainerInput.open(given, address.location(),
+                    S3Settings.openReadBytes(env)), env);
         }
         Map<String, Object> withEndpoint = new HashMap<>(env);
         withEndpoint.put("s3.endpoint", address.endpoint());
@@ -72,7 +73,7 @@ public final class S3Containers {
                 : S3Settings.from(withEndpoint).newClient(address.credentials());
         S3ContainerInput input;
         try {
-            input = S3ContainerInput.openOwning(client, address.location());
+            input = S3ContainerInput.openOwning(client, address.location(), S3Settings.openReadBytes(env));
         } catch (IOException | RuntimeException e) {
             client.close();
             throw e;

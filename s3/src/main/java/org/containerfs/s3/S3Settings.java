@@ -24,6 +24,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code s3.connectTimeout}, {@code s3.requestTimeout} (one HTTP attempt, body included),
  * {@code s3.totalTimeout} (a call with its retries); durations as {@code 30s}, {@code 500ms} or ISO-8601.
  * {@code s3.client}: an {@link S3Client} of the caller's, used as given and left open.
+ * {@code s3.openReadBytes}: what the open's one GET fetches from the object's start (default 1 MiB, the core's
+ * block; 0 opens with a HEAD instead).
  */
 public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duration connectTimeout,
         Duration requestTimeout, Duration totalTimeout) {
@@ -31,6 +33,9 @@ public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duratio
     static final Duration DEFAULT_CONNECT = Duration.ofSeconds(10);
     static final Duration DEFAULT_REQUEST = Duration.ofSeconds(60);
     static final Duration DEFAULT_TOTAL = Duration.ofMinutes(3);
+    /** The open's GET: the core's default block, which every format's detection and first scan read. */
+    public static final int DEFAULT_OPEN_READ = 1 << 20;
+    static final int MAX_OPEN_READ = 64 << 20;
 
     /** Settings from env, then the JVM's system properties and the process environment. */
     public static S3Settings from(Map<String, ?> env) {
@@ -68,6 +73,25 @@ public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duratio
             builder.crossRegionAccessEnabled(true);
         }
         return builder.build();
+    }
+
+    /** {@code s3.openReadBytes} from env: 0 (open with a HEAD) to 64 MiB. */
+    static int openReadBytes(Map<String, ?> env) {
+        Object value = env.get("s3.openReadBytes");
+        if (value == null) {
+            return DEFAULT_OPEN_READ;
+        }
+        long bytes;
+        try {
+            bytes = value instanceof Number n ? n.longValue() : Long.parseLong(value.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("env s3.openReadBytes=" + value + ": expected a byte count", e);
+        }
+        if (bytes < 0 || bytes > MAX_OPEN_READ) {
+            throw new IllegalArgumentException("env s3.openReadBytes=" + value + ": expected 0 (open with a HEAD) to "
+                    + MAX_OPEN_READ + " bytes");
+        }
+        return (int) bytes;
     }
 
     private static URI endpoint(Map<String, ?> env) {

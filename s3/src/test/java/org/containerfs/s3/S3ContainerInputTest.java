@@ -17,6 +17,7 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /** The S3 input alone: one GET of the first bytes at open, one exact ranged GET per later read, faults named. */
 class S3ContainerInputTest extends WithS3Server {
@@ -107,6 +108,26 @@ class S3ContainerInputTest extends WithS3Server {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("s3.openReadBytes=-1");
         assertThatThrownBy(() -> open("dir/obj.bin", "s3.openReadBytes", "1 MiB"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected a byte count");
+    }
+
+    /**
+     * What the open's GET may be answered with beyond what s3proxy sends: the size after the slash of
+     * {@code Content-Range}; a store that ignored the Range sends the whole object (no Content-Range, its length
+     * in Content-Length); an unknown total ({@code /*}) or no length at all leaves the size to a HEAD.
+     */
+    @Test
+    void theOpensAnswerGivesTheObjectsSizeOrSaysItCannot() {
+        assertThat(S3ContainerInput.objectSize(GetObjectResponse.builder().contentRange("bytes 0-1048575/7340032")
+                .contentLength(1048576L).build())).isEqualTo(7_340_032);
+        assertThat(S3ContainerInput.objectSize(GetObjectResponse.builder().contentRange("bytes 0-9/10")
+                .contentLength(10L).build())).isEqualTo(10);
+        assertThat(S3ContainerInput.objectSize(GetObjectResponse.builder().contentLength(123_456L).build()))
+                .as("the Range ignored: the whole object").isEqualTo(123_456);
+        assertThat(S3ContainerInput.objectSize(GetObjectResponse.builder().contentRange("bytes 0-9/*")
+                .contentLength(10L).build())).isEqualTo(-1);
+        assertThat(S3ContainerInput.objectSize(GetObjectResponse.builder().contentRange("bytes 0-9")
+                .build())).isEqualTo(-1);
+        assertThat(S3ContainerInput.objectSize(GetObjectResponse.builder().build())).isEqualTo(-1);
     }
 
     @Test

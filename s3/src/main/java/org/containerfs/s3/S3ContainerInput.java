@@ -336,14 +336,8 @@ public final class S3ContainerInput implements ContainerInput {
             throw ignored;
         }
         long length = stop - position;
-        return new InputStream() {
+        return new BlockStream() {
             private long read;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-            }
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
@@ -427,7 +421,7 @@ public final class S3ContainerInput implements ContainerInput {
      * A run that starts in the open's first bytes: those from memory, then (only if the reader gets that far) one
      * ranged GET for the rest.
      */
-    private final class FirstThenRest extends InputStream {
+    private final class FirstThenRest extends BlockStream {
         private final byte[] head;
         private int at;
         private final long stop;
@@ -437,12 +431,6 @@ public final class S3ContainerInput implements ContainerInput {
             this.head = head;
             this.at = from;
             this.stop = stop;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
         }
 
         @Override
@@ -471,6 +459,15 @@ public final class S3ContainerInput implements ContainerInput {
             if (rest != null) {
                 rest.close();
             }
+        }
+    }
+
+    /** A stream read in blocks; a single byte is a block of one (nobody reads these a byte at a time). */
+    private abstract static class BlockStream extends InputStream {
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
         }
     }
 

@@ -115,22 +115,25 @@ final class LimeScenarios implements FormatScenarios {
             Map<String, Context.Action> actions = new LinkedHashMap<>();
             actions.put("containerfs", () -> repeat(repeats, () -> openAndList(file, n, FIRST_OPEN)));
             actions.put("raw", () -> repeat(repeats, () -> rawHeaderWalk(file, n)));
+            boolean last = s == sizes.length - 1;
+            if (last) {
+                // the walk in the same rounds as its baseline, so its ratio is paired like the others
+                actions.put("walk", () -> openAndWalk(file, n, FIRST_OPEN));
+            }
             Map<String, double[]> t = context.inProcess(actions);
             double cfs = Context.median(t.get("containerfs")) / repeats;
             double raw = Context.median(t.get("raw")) / repeats;
             Context.log("  open+list %s s; raw header walk %s s (per sample of %d opens)",
                     Arrays.toString(t.get("containerfs")), Arrays.toString(t.get("raw")), repeats);
+            if (last) {
+                Context.log("  open+walk %s s", Arrays.toString(t.get("walk")));
+            }
             double[] heap = new double[context.quick() ? 1 : 3];
             for (int i = 0; i < heap.length; i++) {
                 heap[i] = retainedHeap(file, n);
             }
-            boolean last = s == sizes.length - 1;
-            double walk = Double.NaN;
-            double cached = Double.NaN;
-            if (last) {
-                walk = Context.median(context.inProcess(Map.of("walk", () -> openAndWalk(file, n, FIRST_OPEN))).get("walk"));
-                cached = reopenFromIndexCache(context, file, n);
-            }
+            double walk = last ? Context.median(t.get("walk")) : Double.NaN;
+            double cached = last ? reopenFromIndexCache(context, file, n) : Double.NaN;
             Files.delete(file);
             nanosPerRecord[s] = cfs * 1e9 / n;
             bytesPerRecord[s] = Context.median(heap) / n;
@@ -144,7 +147,8 @@ final class LimeScenarios implements FormatScenarios {
             if (last) {
                 rows.add(new Row(String.format("3 open + walk with attributes (Files.walkFileTree, as ls -lR) of %,d records", n),
                         String.format("%s (%.2f µs/record)", seconds(walk), walk * 1e6 / n), seconds(raw),
-                        String.format("%.2f", raw / walk), ">= 0.33 (<= 3x)", Row.atLeast(raw / walk, 1 / 3.0)));
+                        String.format("%.2f", raw / walk), ">= 0.33 (<= 3x)", Row.unlessNoisy(Row.atLeast(raw / walk,
+                                1 / 3.0), 1 / 3.0, t.get("raw"), t.get("walk"), context.measurements())));
                 rows.add(new Row(String.format("3 reopen + list every name of %,d records from the persisted index cache", n),
                         String.format("%s (%.2f µs/record)", seconds(cached), cached * 1e6 / n), seconds(raw),
                         String.format("%.2f", raw / cached), "", Row.Verdict.INFO));

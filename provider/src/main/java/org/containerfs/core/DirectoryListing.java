@@ -48,8 +48,8 @@ final class DirectoryListing {
      * Basic attributes of entry {@code index}, or null when the tree changed since the listing or the format
      * lists no nodes by index (the caller then looks the entry up). The first entry asked of each run of
      * {@link #BATCH} has the whole run's types and sizes read under one hold of the tree's lock, from the format
-     * without a node each where it implements {@link ChildSizes}: a walk asks every file's attributes (with the
-     * shared LIME names, this took the open + walk of 10^6 LIME records from 77-84 to 63-65 ms).
+     * without a node each where it implements {@link ChildSizes}: a walk asks every file's attributes, and one
+     * lock hold and one call per run costs less than one of each per entry (bench/results/2026-11-26-notes.md).
      */
     ContainerFileAttributes attributes(int index) throws IOException {
         AttributeBatch[] all = batches;

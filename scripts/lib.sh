@@ -29,6 +29,7 @@ containerfs_install_test_packages() {
   command -v bindfs >/dev/null 2>&1 || need+=(bindfs)
   command -v rsync >/dev/null 2>&1 || need+=(rsync)
   command -v mvn >/dev/null 2>&1 || need+=(maven)
+  command -v jq >/dev/null 2>&1 || need+=(jq)
   [ ${#need[@]} -eq 0 ] && return 0
   echo "containerfs: installing Debian packages: ${need[*]}" >&2
   local sudo=""

@@ -167,7 +167,12 @@ final class Progress implements AutoCloseable, OpenProgress {
         }
     }
 
+    /** The terminal's own width (standard error is the terminal drawn on), else $COLUMNS, else 80. */
     private static int terminalWidth() {
+        java.util.OptionalInt asked = TerminalWidth.of(2);
+        if (asked.isPresent() && asked.getAsInt() >= 20) {
+            return asked.getAsInt();
+        }
         try {
             int columns = Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").trim());
             return columns >= 20 ? columns : 80;

@@ -47,7 +47,14 @@ class ProgressTest {
 
     /** Runs under a pseudo-terminal made by script(1): standard output and error both go to it, merged. */
     private static String underTerminal(List<String> command) throws Exception {
-        String line = String.join(" ", command.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").toList());
+        return underTerminal(List.of(), command);
+    }
+
+    /** The same, {@code command} run through {@code prefix} (a wrapper that sets the terminal up, then execs it). */
+    private static String underTerminal(List<String> prefix, List<String> command) throws Exception {
+        List<String> all = new ArrayList<>(prefix);
+        all.addAll(command);
+        String line = String.join(" ", all.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").toList());
         Process p = new ProcessBuilder("script", "-qec", line, "/dev/null").directory(ROOT.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -72,6 +79,30 @@ class ProgressTest {
 
         assertThat(output).contains("\rcp / [").contains("/ 10.2 KiB");
         assertThat(tmp.resolve("x/msg02/rec04.ildg-binary-data")).hasSize(9216);
+    }
+
+    @Test
+    void theLineFitsTheTerminalsOwnWidthNotCOLUMNS() throws Exception {
+        // shells do not export $COLUMNS: the width must come from the terminal itself (TIOCGWINSZ)
+        String narrow = underTerminal(List.of("sh", "-c", "stty cols 40 && unset COLUMNS && exec \"$0\" \"$@\""),
+                containerfs("verify", "samples/g3/observation.g3.gz"));
+        String wide = underTerminal(List.of("sh", "-c", "stty cols 200 && unset COLUMNS && exec \"$0\" \"$@\""),
+                containerfs("verify", "samples/g3/observation.g3.gz"));
+
+        assertThat(drawnLines(narrow)).isNotEmpty().allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(39));
+        assertThat(drawnLines(wide)).anySatisfy(l -> assertThat(l.length()).isGreaterThan(39));
+    }
+
+    /** The progress lines drawn (each after a carriage return), without the blanks that wipe them. */
+    private static List<String> drawnLines(String output) {
+        List<String> lines = new ArrayList<>();
+        for (String part : output.split("\r")) {
+            String line = part.split("\n", -1)[0];
+            if (line.contains(" [")) {
+                lines.add(line.stripTrailing());
+            }
+        }
+        return lines;
     }
 
     @Test

@@ -96,6 +96,13 @@ final class PutCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         // Everything that can be checked before the container is touched is checked first: a refusal changes nothing.
+        for (String segment : path.split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                // as tar and unzip refuse such names on extraction: an append goes where it is named, nowhere else
+                throw new CliException(path + ": the path has a '" + segment + "' segment; name the new file "
+                        + "by its path from the container's root, without '.' or '..'", 2);
+            }
+        }
         boolean stdin = source.equals("-");
         if (!stdin) {
             Path file = Path.of(source);

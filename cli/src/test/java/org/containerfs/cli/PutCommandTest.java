@@ -54,6 +54,25 @@ class PutCommandTest {
     }
 
     @Test
+    void dotAndDotDotSegmentsAreRefusedBeforeAnythingIsCreatedOrAppended() throws Exception {
+        Path fresh = tmp.resolve("fresh.lime");
+        Path existing = tmp.resolve("existing.lime");
+        run(bytes("one"), "put", existing, "/msg01/rec01.a");
+        byte[] before = Files.readAllBytes(existing);
+
+        for (String name : List.of("/msg01/../msg02/rec01.x", "/msg01/./rec01.x", "../msg01/rec01.x", "/msg01/rec02.x/..")) {
+            Cli.Result onFresh = run(bytes("x"), "put", fresh, name);
+            Cli.Result onExisting = run(bytes("x"), "put", existing, name);
+
+            assertThat(onFresh.status()).as(name).isEqualTo(2);
+            assertThat(onFresh.stderr()).as(name).contains(name).contains("segment").contains("without '.' or '..'");
+            assertThat(onExisting.status()).as(name).isEqualTo(2);
+        }
+        assertThat(fresh).doesNotExist();
+        assertThat(Files.readAllBytes(existing)).isEqualTo(before);
+    }
+
+    @Test
     void aRefusedPutChangesNothingAndSaysWhatTheProviderSays() throws Exception {
         Path file = tmp.resolve("c.lime");
         run(bytes("one"), "put", file, "/msg01/rec01.a");

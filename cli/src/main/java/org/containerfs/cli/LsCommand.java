@@ -17,12 +17,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "ls", mixinStandardHelpOptions = true,
+// No standard help mixin: -h is --human-readable here, as in coreutils' ls; help is --help alone.
+@Command(name = "ls", versionProvider = Containerfs.Version.class,
         description = {"Lists a directory of the container (the root by default) in file order.",
                 "Directories end with '/'. With -R every entry below is listed by its full path."},
         footer = {"", "With -l each line is: d or -, the size in bytes, the name, then the format's attributes "
                 + "(key=value; a true flag is shown by its name; false flags, empty values and a length equal to the size "
-                + "are left out).",
+                + "are left out). -h shows sizes as coreutils' ls -lh does (K, M, G: powers of 1024, rounded up); "
+                + "--json always gives bytes.",
                 "", "Example: containerfs ls -l conf.lime /msg02"})
 final class LsCommand implements Callable<Integer> {
     @ParentCommand
@@ -31,14 +33,23 @@ final class LsCommand implements Callable<Integer> {
     @Mixin
     ContainerOptions options;
 
+    @Option(names = "--help", usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print version information and exit.")
+    boolean version;
+
     @Option(names = "-l", description = "Long listing: type, size, name and the format's attributes.")
     boolean longFormat;
+
+    @Option(names = {"-h", "--human-readable"}, description = "With -l: sizes as 1.5K, 234M, 2.0G (powers of 1024, rounded up).")
+    boolean humanReadable;
 
     @Option(names = "-R", description = "Recursive: everything below the path, by full path.")
     boolean recursive;
 
     @Option(names = "--attrs", split = ",", paramLabel = "NAME",
-            description = "With -l: show only these format attributes (comma-separated), e.g. --attrs=type,mb,me.")
+            description = "Show only these format attributes (comma-separated), e.g. --attrs=type,mb,me; implies -l.")
     List<String> attributeNames;
 
     @Option(names = "--json", description = "Print JSON: one document {container, format, path, entries: [...]}, or with -R "
@@ -99,7 +110,7 @@ final class LsCommand implements Callable<Integer> {
             return;
         }
         String name = Errors.safe(a.isDirectory() ? shown + "/" : shown);
-        if (!longFormat) {
+        if (!longFormat && attributeNames == null) {
             out.println(name);
             return;
         }
@@ -114,6 +125,36 @@ final class LsCommand implements Callable<Integer> {
             attributes = chosen;
         }
         String compact = Values.compact(attributes, a.size(), attributeNames != null);
-        out.printf("%s %12d  %s%s%n", a.isDirectory() ? "d" : "-", a.size(), name, compact.isEmpty() ? "" : "  " + compact);
+        String size = humanReadable ? humanSize(a.size()) : Long.toString(a.size());
+        out.printf("%s %12s  %s%s%n", a.isDirectory() ? "d" : "-", size, name, compact.isEmpty() ? "" : "  " + compact);
+    }
+
+    /**
+     * A size as coreutils' {@code ls -h} shows it: bytes below 1024, else the value in the largest power of 1024 that
+     * keeps it at least 1, rounded up, with one decimal below 10 (1.0K, 9.1K, 10K, 234M).
+     */
+    static String humanSize(long bytes) {
+        if (bytes < 1024) {
+            return Long.toString(bytes);
+        }
+        String units = "KMGTPE";
+        int unit = 0;
+        java.math.BigDecimal value = java.math.BigDecimal.valueOf(bytes).divide(java.math.BigDecimal.valueOf(1024));
+        java.math.BigDecimal step = java.math.BigDecimal.valueOf(1024);
+        while (value.compareTo(step) >= 0 && unit < units.length() - 1) {
+            value = value.divide(step);
+            unit++;
+        }
+        java.math.BigDecimal shown = value.compareTo(java.math.BigDecimal.TEN) < 0
+                ? value.setScale(1, java.math.RoundingMode.CEILING)
+                : value.setScale(0, java.math.RoundingMode.CEILING);
+        if (shown.compareTo(java.math.BigDecimal.TEN) == 0 && shown.scale() == 1) {
+            shown = java.math.BigDecimal.TEN; // 9.95K rounds up to 10K, shown without a decimal as coreutils does
+        }
+        if (shown.compareTo(step) >= 0 && unit < units.length() - 1) {
+            shown = new java.math.BigDecimal("1.0");
+            unit++;
+        }
+        return shown.toPlainString() + units.charAt(unit);
     }
 }

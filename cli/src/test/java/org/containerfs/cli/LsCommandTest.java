@@ -14,6 +14,45 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LsCommandTest {
     private static final String GAUGE = "s08_ildg_scidac_gauge.lime";
 
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path tmp;
+
+    @Test
+    void humanReadableSizesAreWhatCoreutilsLsShowsForTheSameSizes() throws Exception {
+        // sparse files of each size, listed by the machine's own ls -lh: its size column is the reference
+        long[] sizes = {0, 1, 1023, 1024, 1025, 1536, 10239, 10240, 10241, 102400, 1048575, 1048576, 1048577,
+                10_485_760, 1_073_741_823, 1_073_741_824, 5L << 30, (1L << 40) + 1};
+        List<String> ours = new ArrayList<>();
+        List<String> coreutils = new ArrayList<>();
+        for (long size : sizes) {
+            java.nio.file.Path f = tmp.resolve("s" + size);
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f.toString(), "rw")) {
+                raf.setLength(size);
+            }
+            Process ls = new ProcessBuilder("ls", "-lh", f.toString()).redirectErrorStream(true).start();
+            String line = new String(ls.getInputStream().readAllBytes()).trim();
+            assertThat(ls.waitFor()).as(line).isZero();
+            coreutils.add(line.split("\\s+")[4]);
+            ours.add(LsCommand.humanSize(size));
+        }
+        assertThat(ours).containsExactlyElementsOf(coreutils);
+    }
+
+    @Test
+    void dashHIsHumanReadableAndAttrsImpliesALongListing() {
+        Cli.Result human = Cli.run("ls", "-lh", Corpus.lime(GAUGE), "/msg02");
+        Cli.Result attrs = Cli.run("ls", "--attrs=type", Corpus.lime(GAUGE), "/msg02");
+        Cli.Result help = Cli.run("ls", "--help");
+
+        assertThat(human.status()).as(human.stderr()).isZero();
+        assertThat(human.stdout()).doesNotContain("Usage:");
+        assertThat(human.lines()).anySatisfy(l -> assertThat(l).matches("- +\\d+(\\.\\d)?K  rec\\d\\d\\..*"));
+        assertThat(attrs.status()).as(attrs.stderr()).isZero();
+        assertThat(attrs.lines()).isNotEmpty().allSatisfy(l -> assertThat(l).matches("- +\\d+  rec\\d\\d\\.\\S+  type=\\S+"));
+        assertThat(help.status()).isZero();
+        assertThat(help.stdout()).contains("-h, --human-readable").contains("--help");
+    }
+
     static Stream<String> corpusFiles() {
         return Corpus.files().stream();
     }

@@ -19,7 +19,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "create", mixinStandardHelpOptions = true,
         description = {"Creates a new, empty container of a format.",
                 "What an empty container holds is the format's: nothing for LIME and G3, a file header for GSD and scda "
-                + "(from --env options), and for SIONlib a file of no tasks. An existing file is never overwritten.",
+                + "(from --env options). An existing file is never overwritten. SIONlib files are not made empty: "
+                + "`containerfs put new.sion /task000000 <file>` creates one with its task.",
                 "Format options at creation (--env KEY=VALUE): GSD application, schema, schemaVersion; scda vendor, "
                 + "userString, lineBreak=mime; SIONlib blockSize, prefix."},
         footer = {"", "Examples:",
@@ -46,6 +47,13 @@ final class CreateCommand implements Callable<Integer> {
         if (!ContainerOptions.supportedFormats().contains(scheme)) {
             throw new CliException("unknown format " + format + " (supported: "
                     + String.join(", ", ContainerOptions.supportedFormats()) + ")", 2);
+        }
+        if (scheme.equals("sion")) {
+            // SIONlib writes a file whole, every task at once, and never opens one again for writing: an empty file
+            // made here could never take a task, so say what works instead of making one
+            throw new CliException("create sion: a SIONlib file is written whole, with its tasks, and cannot take a task "
+                    + "later; create it with its first task: containerfs put " + container + " /task000000 <file> "
+                    + "(from Java: ContainerFileSystems.create(path, \"sion\"), then write every task before close)", 2);
         }
         if (Files.exists(container, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(container.toString(), null, "already exists (create never overwrites)");

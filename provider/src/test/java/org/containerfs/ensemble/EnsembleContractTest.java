@@ -285,4 +285,58 @@ class EnsembleContractTest {
         }
         assertThat(tree.containersOpened()).isZero();
     }
+
+    @Test
+    void aContainerAppendedToShowsItsNewUnits() throws IOException {
+        Path message = tree.getPath("/ildg.lime/msg03");
+        assertThat(Files.exists(tree.getPath("/ildg.lime/msg02"))).isTrue(); // open in the tree from here on
+        assertThat(Files.exists(message)).isFalse();
+        try (FileSystem writer = ContainerFileSystems.open(dir.resolve("ildg.lime"), Map.of("accessMode", "readWrite"))) {
+            Files.createDirectory(writer.getPath("/msg03"));
+            Files.writeString(writer.getPath("/msg03/rec01.note"), "appended");
+        }
+        try (Stream<Path> s = Files.list(tree.getPath("/ildg.lime"))) {
+            assertThat(s.map(Path::toString)).contains("/ildg.lime/msg03");
+        }
+        assertThat(Files.readString(tree.getPath("/ildg.lime/msg03/rec01.note"))).isEqualTo("appended");
+        assertThat(tree.containersOpened()).isEqualTo(1);
+    }
+
+    @Test
+    void aPathBelowAFileNamedLikeAContainerIsNoFile() throws IOException {
+        Files.writeString(dir.resolve("fake.gsd"), "text");
+        assertThatThrownBy(() -> Files.size(tree.getPath("/fake.gsd/frame"))).isInstanceOf(java.nio.file.FileSystemException.class)
+                .hasMessageContaining("/fake.gsd/frame");
+        assertThat(Files.isRegularFile(tree.getPath("/fake.gsd"))).isTrue();
+        Files.writeString(dir.resolve("fake.gsd"), "other text, of another size");
+        assertThat(Files.isDirectory(tree.getPath("/fake.gsd"))).as("a changed file is asked again").isTrue();
+    }
+
+    @Test
+    void anEvictedContainerReopensThroughThePersistedIndexCache(@TempDir Path cacheDir) throws IOException {
+        Ensembles.copy(dir.resolve("ildg.lime"), dir.resolve("other.lime"));
+        // entries are written only for containers not modified in the last two seconds (docs/index-cache.md)
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        Files.setLastModifiedTime(dir.resolve("ildg.lime"), old);
+        Files.setLastModifiedTime(dir.resolve("other.lime"), old);
+        Map<String, Object> env = Map.of("cacheContainers", 1, "indexCache", cacheDir.toString(), "indexCacheMinSize", 0);
+        try (EnsembleFileSystem cached = ContainerFileSystems.openTree(dir, env)) {
+            Map<String, String> first = Ensembles.snapshot(cached.getPath("/ildg.lime"));
+            assertThat(first).containsKey("msg01/rec01.scidac-private-file-xml");
+            Ensembles.snapshot(cached.getPath("/other.lime")); // evicts ildg.lime
+            assertThat(cached.containersOpen()).isEqualTo(1);
+            // The first record's type changes in place, size and modification time kept: the same identity
+            // for the index cache, so a reopen from its entry still shows the old name; a scan would not.
+            try (var ch = Files.newByteChannel(dir.resolve("ildg.lime"), StandardOpenOption.WRITE)) {
+                ch.position(16).write(ByteBuffer.wrap(new byte[] {'S'}));
+            }
+            Files.setLastModifiedTime(dir.resolve("ildg.lime"), old);
+            assertThat(Ensembles.snapshot(cached.getPath("/ildg.lime")).keySet()).isEqualTo(first.keySet());
+            assertThat(cached.containersOpened()).isEqualTo(3);
+        }
+        try (EnsembleFileSystem scanning = ContainerFileSystems.openTree(dir, Map.of("indexCache", "off"))) {
+            assertThat(Ensembles.snapshot(scanning.getPath("/ildg.lime")))
+                    .containsKey("msg01/rec01.Scidac-private-file-xml");
+        }
+    }
 }

@@ -153,14 +153,18 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
     /**
      * Runs {@code step} where {@code path} leads. A file named like a container that turns out not to
      * be one is remembered as a plain file when its open finds no format's magic bytes: the step then
-     * runs again on it as such.
+     * runs again on it as such. Errors of the source or of a container name the tree's path.
      */
     private static <T> T at(EnsemblePath path, Located<T> step) throws IOException {
         EnsembleFileSystem fs = path.getFileSystem();
         try {
-            return step.run(fs.locate(path));
-        } catch (ContainerCache.NotAContainerException plainAfterAll) {
-            return step.run(fs.locate(path));
+            try {
+                return step.run(fs.locate(path));
+            } catch (ContainerCache.NotAContainerException plainAfterAll) {
+                return step.run(fs.locate(path));
+            }
+        } catch (FileSystemException e) {
+            throw renamed(e, path);
         }
     }
 
@@ -200,15 +204,11 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsembleFileSystem fs = p.getFileSystem();
         return at(p, where -> {
             if (!where.inContainer()) {
-                try {
-                    SeekableByteChannel source = Files.newByteChannel(where.source(), StandardOpenOption.READ);
-                    ReleasingChannel[] tracked = new ReleasingChannel[1];
-                    tracked[0] = new ReleasingChannel(source, () -> fs.untrack(tracked[0]));
-                    fs.track(tracked[0]);
-                    return tracked[0];
-                } catch (FileSystemException e) {
-                    throw renamed(e, p);
-                }
+                SeekableByteChannel source = Files.newByteChannel(where.source(), StandardOpenOption.READ);
+                ReleasingChannel[] tracked = new ReleasingChannel[1];
+                tracked[0] = new ReleasingChannel(source, () -> fs.untrack(tracked[0]));
+                fs.track(tracked[0]);
+                return tracked[0];
             }
             ContainerCache.Handle handle = fs.acquire(where);
             try {
@@ -230,12 +230,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsemblePath listed = p; // entries are named under the path as given (relative stays relative)
         return at(p, where -> {
             if (!where.inContainer()) {
-                DirectoryStream<Path> source;
-                try {
-                    source = Files.newDirectoryStream(where.source());
-                } catch (FileSystemException e) {
-                    throw renamed(e, p);
-                }
+                DirectoryStream<Path> source = Files.newDirectoryStream(where.source());
                 Path sourceDir = where.source();
                 TreeDirectoryStream[] tracked = new TreeDirectoryStream[1];
                 tracked[0] = new TreeDirectoryStream(source, entry -> {
@@ -252,9 +247,6 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
                         filter, () -> fs.release(handle));
             } catch (IOException | RuntimeException | Error e) {
                 fs.release(handle);
-                if (e instanceof FileSystemException f && !(e instanceof ContainerCache.NotAContainerException)) {
-                    throw renamed(f, p);
-                }
                 throw e;
             }
         });
@@ -276,23 +268,13 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
             LinkOption... options) throws IOException {
         EnsembleFileSystem fs = p.getFileSystem();
         if (!where.inContainer()) {
-            try {
-                return Files.readAttributes(where.source(), BasicFileAttributes.class, options);
-            } catch (FileSystemException e) {
-                throw renamed(e, p);
-            }
+            return Files.readAttributes(where.source(), BasicFileAttributes.class, options);
         }
         if (where.inner().length == 0) {
             // the container's own directory: from its file's stat, never an open
             return new TreeAttributes.ContainerDirectory(Files.readAttributes(where.source(), BasicFileAttributes.class));
         }
-        return fs.inContainer(where, inner -> {
-            try {
-                return Files.readAttributes(inner, BasicFileAttributes.class);
-            } catch (FileSystemException e) {
-                throw renamed(e, p);
-            }
-        });
+        return fs.inContainer(where, inner -> Files.readAttributes(inner, BasicFileAttributes.class));
     }
 
     @Override
@@ -313,13 +295,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
                 throw new UnsupportedOperationException(p + ": view " + view
                         + " is available only on paths inside a container");
             }
-            return p.getFileSystem().inContainer(where, inner -> {
-                try {
-                    return Files.readAttributes(inner, attributes, options);
-                } catch (FileSystemException e) {
-                    throw renamed(e, p);
-                }
-            });
+            return p.getFileSystem().inContainer(where, inner -> Files.readAttributes(inner, attributes, options));
         });
     }
 
@@ -355,18 +331,10 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         AccessMode[] reading = Arrays.stream(modes).filter(m -> m != AccessMode.WRITE).toArray(AccessMode[]::new);
         at(p, where -> {
             if (!where.inContainer()) {
-                try {
-                    where.source().getFileSystem().provider().checkAccess(where.source(), reading);
-                } catch (FileSystemException e) {
-                    throw renamed(e, p);
-                }
+                where.source().getFileSystem().provider().checkAccess(where.source(), reading);
             } else if (where.inner().length > 0) {
                 p.getFileSystem().inContainer(where, inner -> {
-                    try {
-                        inner.getFileSystem().provider().checkAccess(inner, reading);
-                    } catch (FileSystemException e) {
-                        throw renamed(e, p);
-                    }
+                    inner.getFileSystem().provider().checkAccess(inner, reading);
                     return null;
                 });
             } // a container's own directory exists (locate found its file) and is readable and searchable

@@ -79,10 +79,6 @@ final class TreeAttributes {
         return out;
     }
 
-    static boolean isBasicName(String name) {
-        return BASIC.contains(name);
-    }
-
     private static Object value(BasicFileAttributes a, String name) {
         return switch (name) {
             case "lastModifiedTime" -> a.lastModifiedTime();

@@ -155,6 +155,8 @@ class EnsembleContractTest {
         assertThat(tree.supportedFileAttributeViews()).contains("basic", "lime", "gsd", "scda", "sion", "g3");
         assertThatThrownBy(() -> Files.size(tree.getPath("/ildg.lime/msg09"))).isInstanceOf(NoSuchFileException.class)
                 .hasMessageContaining("/ildg.lime/msg09");
+        assertThatThrownBy(() -> Files.newByteChannel(tree.getPath("/ildg.lime/msg01/nope")))
+                .isInstanceOf(NoSuchFileException.class).hasMessageStartingWith("/ildg.lime/msg01/nope");
         assertThatThrownBy(() -> Files.size(tree.getPath("/nothing/here"))).isInstanceOf(NoSuchFileException.class)
                 .hasMessage("/nothing/here");
     }

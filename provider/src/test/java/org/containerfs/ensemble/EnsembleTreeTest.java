@@ -189,6 +189,32 @@ class EnsembleTreeTest {
     }
 
     @Test
+    void threadsWalkingTogetherSeeTheSameWithinTheBound() throws Exception {
+        Map<String, String> expected;
+        try (FileSystem tree = ContainerFileSystems.openTree(local, Map.of())) {
+            expected = Ensembles.snapshot(tree.getPath("/run0"));
+        }
+        int threads = 4;
+        try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of("cacheContainers", 4))) {
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            try {
+                List<java.util.concurrent.Future<Map<String, String>>> walks = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    walks.add(pool.submit(() -> Ensembles.snapshot(tree.getPath("/run0"))));
+                }
+                for (var walk : walks) {
+                    assertThat(walk.get()).isEqualTo(expected);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            // each walker holds at most one container at a time besides the four kept
+            assertThat(tree.peakContainersOpen()).isLessThanOrEqualTo(4 + threads);
+            assertThat(tree.containersOpen()).isLessThanOrEqualTo(4);
+        }
+    }
+
+    @Test
     void aChannelInUseKeepsItsContainerOpenPastTheBound() throws IOException {
         try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of("cacheContainers", 1))) {
             Path record = tree.getPath("/samples/ildg.lime/msg02/rec04.ildg-binary-data");

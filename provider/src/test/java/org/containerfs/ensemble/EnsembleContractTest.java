@@ -315,6 +315,17 @@ class EnsembleContractTest {
     }
 
     @Test
+    void aDirectoryNamedLikeAContainerIsADirectory() throws IOException {
+        Files.createDirectories(dir.resolve("results.lime"));
+        Files.writeString(dir.resolve("results.lime/summary.txt"), "sum");
+        try (Stream<Path> s = Files.list(tree.getPath("/results.lime"))) {
+            assertThat(s.map(Path::toString)).containsExactly("/results.lime/summary.txt");
+        }
+        assertThat(Files.readString(tree.getPath("/results.lime/summary.txt"))).isEqualTo("sum");
+        assertThat(tree.containersOpened()).isZero();
+    }
+
+    @Test
     void anEvictedContainerReopensThroughThePersistedIndexCache(@TempDir Path cacheDir) throws IOException {
         Ensembles.copy(dir.resolve("ildg.lime"), dir.resolve("other.lime"));
         // entries are written only for containers not modified in the last two seconds (docs/index-cache.md)

@@ -88,6 +88,19 @@ final class ContainerOptions {
     }
 
     /**
+     * {@link #open} a container, or a local directory as one read-only tree of the containers below it
+     * ({@code ContainerFileSystems.openTree}, docs/ensemble.md): a listing opens no container.
+     */
+    FileSystem openContainerOrTree(Path path) throws IOException {
+        if (S3Arguments.isS3(path) || !Files.isDirectory(path)) {
+            return open(path);
+        }
+        Map<String, Object> map = env(path);
+        map.remove(OpenProgress.ENV_KEY); // a line naming the directory would be wrong for each container's open
+        return ContainerFileSystems.openTree(path, map);
+    }
+
+    /**
      * Opens {@code container} for appending, or creates it when it does not exist: of {@code format} if given, else
      * of the format whose file name ending it has (.lime, .gsd, ...). Creating goes to the format's provider
      * directly, never through {@code FileSystems.newFileSystem}, whose zip provider would make a zip file.

@@ -58,7 +58,7 @@ final class LsCommand implements Callable<Integer> {
 
     private final List<Map<String, Object>> jsonEntries = new java.util.ArrayList<>();
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container file, or a directory: its containers shown as directories of one tree.")
     Path container;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "<path>", description = "A directory or file in the container (default /).")
@@ -67,7 +67,7 @@ final class LsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream out = top.out();
-        try (FileSystem fs = options.open(container)) {
+        try (FileSystem fs = options.openContainerOrTree(container)) {
             Path start = ContainerOptions.entry(fs, path);
             BasicFileAttributes a = Files.readAttributes(start, BasicFileAttributes.class);
             if (!a.isDirectory()) {

@@ -103,6 +103,19 @@ public final class ContainerFileSystems {
         return InputOpener.open(input, env == null ? Map.of() : env);
     }
 
+    /**
+     * A read-only tree over directory {@code dir} (on any NIO file system) and everything below it:
+     * its directories and plain files as they are, every container shown as a directory of its own
+     * name holding the container's tree ({@code /run1/conf.1000.lime/msg02/rec04.ildg-binary-data}).
+     * A container is opened only when a path inside it is used, and at most env {@code cacheContainers}
+     * (default 256) are kept open; env {@code containerNames} (a regular expression) adds names taken
+     * for containers; every other env key goes to each container's open. docs/ensemble.md says more.
+     */
+    public static org.containerfs.ensemble.EnsembleFileSystem openTree(Path dir, Map<String, ?> env)
+            throws IOException {
+        return org.containerfs.ensemble.EnsembleFileSystem.open(dir, env);
+    }
+
     /** Creates a new container of {@code format} (or opens an existing one) for appending. */
     public static FileSystem create(Path container, String format, Map<String, ?> env) throws IOException {
         Map<String, Object> all = new HashMap<>(env);

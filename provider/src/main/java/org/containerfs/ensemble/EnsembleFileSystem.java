@@ -1,0 +1,346 @@
+package org.containerfs.ensemble;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.ClosedFileSystemException;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.nio.file.WatchService;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.containerfs.core.ContainerFileSystemProvider;
+import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.spi.FormatOptions;
+
+/**
+ * A read-only tree over a directory of containers (an ensemble): the source's directories and plain
+ * files as they are, and every container shown as a directory of the container's own name whose
+ * inside is the container's tree ({@code /conf.1000.lime/msg02/rec04.ildg-binary-data}). Made by
+ * {@link ContainerFileSystems#openTree}; docs/ensemble.md says what appears and how containers are
+ * recognised.
+ *
+ * <p>The tree itself keeps nothing per file or record: a path is resolved against the source when it
+ * is used. What it keeps are the open containers ({@link ContainerCache}, bounded) and the names found
+ * not to be containers.
+ */
+public final class EnsembleFileSystem extends FileSystem {
+    /** env keys of the tree itself; every other key goes to each container's open. */
+    static final String CACHE_CONTAINERS = "cacheContainers";
+    static final String CONTAINER_NAMES = "containerNames";
+    static final int DEFAULT_CACHE_CONTAINERS = 256;
+
+    private final EnsembleFileSystemProvider provider;
+    private final Path base;
+    private final URI baseUri;
+    private final ContainerNames names;
+    private final ContainerCache cache;
+    private final EnsemblePath root;
+    private final EnsembleFileStore store;
+    /** Channels and directory streams of the source's own files, closed with the tree. */
+    private final Set<Closeable> sourceResources = ConcurrentHashMap.newKeySet();
+    private volatile boolean open = true;
+
+    private EnsembleFileSystem(EnsembleFileSystemProvider provider, Path base, Map<String, ?> env) throws IOException {
+        FormatOptions options = new FormatOptions(env);
+        String format = options.getString("format", null);
+        if (format != null) {
+            throw new IllegalArgumentException("env format=" + format + " does not apply to a tree: each container's "
+                    + "format is found from its bytes");
+        }
+        if (options.getBoolean("create", false) || !options.getString("accessMode", "readOnly").equals("readOnly")) {
+            throw new java.nio.file.ReadOnlyFileSystemException();
+        }
+        long capacity = options.getLong(CACHE_CONTAINERS, DEFAULT_CACHE_CONTAINERS);
+        if (capacity < 1 || capacity > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("env " + CACHE_CONTAINERS + " must be between 1 and " + Integer.MAX_VALUE
+                    + ", got " + capacity);
+        }
+        Map<String, Object> containerEnv = new java.util.HashMap<>(env);
+        containerEnv.remove(CACHE_CONTAINERS);
+        containerEnv.remove(CONTAINER_NAMES);
+        this.provider = provider;
+        this.base = base;
+        this.baseUri = base.toUri();
+        this.names = new ContainerNames(options.getString(CONTAINER_NAMES, null));
+        this.cache = new ContainerCache((int) capacity, Map.copyOf(containerEnv));
+        this.root = new EnsemblePath(this, true, new String[0]);
+        this.store = new EnsembleFileStore(this, Files.getFileStore(base));
+    }
+
+    /** The tree over directory {@code dir} (see {@link ContainerFileSystems#openTree}). */
+    public static EnsembleFileSystem open(Path dir, Map<String, ?> env) throws IOException {
+        Path base = dir.toAbsolutePath().normalize();
+        BasicFileAttributes a = Files.readAttributes(base, BasicFileAttributes.class);
+        if (!a.isDirectory()) {
+            throw new NotDirectoryException(dir + " (a tree is opened over a directory; a container file opens "
+                    + "with ContainerFileSystems.open)");
+        }
+        EnsembleFileSystem fs = new EnsembleFileSystem(EnsembleFileSystemProvider.instance(), base,
+                env == null ? Map.of() : env);
+        EnsembleFileSystemProvider.registered(fs);
+        return fs;
+    }
+
+    /** The directory this tree shows. */
+    public Path source() {
+        return base;
+    }
+
+    /** How many times a container was opened since the tree was (reopens after eviction count again). */
+    public long containersOpened() {
+        return cache.opened();
+    }
+
+    /** How many containers are open now. */
+    public int containersOpen() {
+        return cache.openNow();
+    }
+
+    /** The most containers that were open at once. */
+    public int peakContainersOpen() {
+        return cache.peakOpen();
+    }
+
+    /** The bound on open containers not in use (env {@code cacheContainers}). */
+    public int containerCacheCapacity() {
+        return cache.capacity();
+    }
+
+    // ---- resolution of a tree path against the source --------------------------------------------
+
+    /**
+     * Where a tree path leads: a file or directory of the source ({@code inner} null), or a place in the
+     * container {@code source} shown at tree path {@code entry} ({@code inner}: the names inside it,
+     * none for the container's own directory).
+     */
+    record Location(Path source, EnsemblePath entry, String[] inner) {
+        boolean inContainer() {
+            return inner != null;
+        }
+    }
+
+    Location locate(EnsemblePath path) throws IOException {
+        ensureOpen();
+        EnsemblePath absolute = path.toAbsolutePath().normalize();
+        String[] n = absolute.names();
+        Path current = base;
+        for (int i = 0; i < n.length; i++) {
+            String name = n[i];
+            Path next;
+            try {
+                next = current.resolve(name);
+            } catch (InvalidPathException e) {
+                throw new NoSuchFileException(absolute.toString(), null, "not a valid name on the source's file system");
+            }
+            if (next.getNameCount() != current.getNameCount() + 1) {
+                // a name holding the source's own separator (a backslash on Windows) would reach elsewhere
+                throw new NoSuchFileException(absolute.toString());
+            }
+            String owner = ContainerNames.sionSetOwner(name);
+            if (owner != null && isContainer(current.resolve(owner))) {
+                throw new NoSuchFileException(absolute.toString(), null,
+                        "a later file of the SIONlib set " + owner + ", which shows the whole set");
+            }
+            if (names.looksLikeContainer(name) && isContainer(next)) {
+                return new Location(next, new EnsemblePath(this, true, Arrays.copyOf(n, i + 1)),
+                        Arrays.copyOfRange(n, i + 1, n.length));
+            }
+            current = next;
+        }
+        return new Location(current, absolute, null);
+    }
+
+    /** A regular file named like a container that is not known to be something else (one stat, none if open). */
+    private boolean isContainer(Path source) throws IOException {
+        if (cache.isOpen(source)) {
+            return true;
+        }
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(source, BasicFileAttributes.class);
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return false;
+        }
+        return a.isRegularFile() && !cache.knownNotContainer(source, a);
+    }
+
+    /** Whether a listed name of the source is shown (later files of a SIONlib set are not). */
+    boolean shown(Path sourceDir, String name) throws IOException {
+        String owner = ContainerNames.sionSetOwner(name);
+        return owner == null || !isContainer(sourceDir.resolve(owner));
+    }
+
+    /** Runs {@code action} on the open container of {@code where}, pinned for the action's length. */
+    <T> T inContainer(Location where, ContainerAction<T> action) throws IOException {
+        ContainerCache.Handle handle = cache.acquire(where.source());
+        try {
+            return action.run(innerPath(handle, where));
+        } finally {
+            cache.release(handle);
+        }
+    }
+
+    interface ContainerAction<T> {
+        T run(Path inner) throws IOException;
+    }
+
+    /** Pins the container of {@code where} until {@link #release}; for channels and streams. */
+    ContainerCache.Handle acquire(Location where) throws IOException {
+        return cache.acquire(where.source());
+    }
+
+    void release(ContainerCache.Handle handle) throws IOException {
+        cache.release(handle);
+    }
+
+    static Path innerPath(ContainerCache.Handle handle, Location where) {
+        return handle.fileSystem().getPath("/", where.inner());
+    }
+
+    void track(Closeable sourceResource) {
+        sourceResources.add(sourceResource);
+    }
+
+    void untrack(Closeable sourceResource) {
+        sourceResources.remove(sourceResource);
+    }
+
+    // ---- FileSystem --------------------------------------------------------------------------------
+
+    @Override
+    public EnsembleFileSystemProvider provider() {
+        return provider;
+    }
+
+    /** Closes every container the tree opened and every channel and stream it gave out. */
+    @Override
+    public void close() throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        IOException failure = null;
+        try {
+            cache.close();
+        } catch (IOException e) {
+            failure = e;
+        }
+        for (Closeable c : List.copyOf(sourceResources)) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        sourceResources.clear();
+        provider.removed(this);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    void ensureOpen() {
+        if (!open) {
+            throw new ClosedFileSystemException();
+        }
+    }
+
+    @Override
+    public boolean isReadOnly() {
+        return true;
+    }
+
+    @Override
+    public String getSeparator() {
+        return "/";
+    }
+
+    EnsemblePath root() {
+        return root;
+    }
+
+    @Override
+    public Iterable<Path> getRootDirectories() {
+        ensureOpen();
+        return List.of(root);
+    }
+
+    @Override
+    public Iterable<FileStore> getFileStores() {
+        ensureOpen();
+        return List.of(store);
+    }
+
+    FileStore fileStore() {
+        return store;
+    }
+
+    /** basic, and the view of every installed format (for paths inside its containers). */
+    @Override
+    public Set<String> supportedFileAttributeViews() {
+        Set<String> views = new LinkedHashSet<>();
+        views.add("basic");
+        for (ContainerFileSystemProvider p : ContainerFileSystems.providers()) {
+            views.add(p.format().name());
+        }
+        return views;
+    }
+
+    @Override
+    public EnsemblePath getPath(String first, String... more) {
+        return EnsemblePath.of(this, first, more);
+    }
+
+    /** glob and regex as the JDK's default file system reads them, matched against the path's string. */
+    @Override
+    public PathMatcher getPathMatcher(String syntaxAndPattern) {
+        PathMatcher matcher = FileSystems.getDefault().getPathMatcher(syntaxAndPattern);
+        return path -> matcher.matches(Path.of(path.toString()));
+    }
+
+    @Override
+    public UserPrincipalLookupService getUserPrincipalLookupService() {
+        throw new UnsupportedOperationException("an ensemble tree has no users or groups");
+    }
+
+    @Override
+    public WatchService newWatchService() {
+        throw new UnsupportedOperationException("an ensemble tree has no WatchService: list again to see new containers");
+    }
+
+    URI baseUri() {
+        return baseUri;
+    }
+
+    URI uriOf(EnsemblePath absolute) {
+        return TreeUris.uri(baseUri, absolute.toString());
+    }
+
+    @Override
+    public String toString() {
+        return "ensemble:" + baseUri;
+    }
+}

@@ -16,12 +16,13 @@ import org.containerfs.core.ContainerFileSystems;
 /**
  * The reference the Spark reads are compared with: the provider's own walk of the same files through the
  * plain Path API (file name, tree path, size, SHA-256 of the content). A file that does not open gives no
- * rows; a record whose content cannot be read ends its container's rows (the good prefix).
+ * rows; a record whose content cannot be read is there with its listed size and a null SHA-256 (as Spark's
+ * {@code sha2} of a null {@code content}).
  */
 final class ProviderWalk {
     private ProviderWalk() {}
 
-    /** One expected row, keyed by the container's file name (Spark shows the qualified URI). */
+    /** One expected row, keyed by the container's file name (Spark shows the qualified URI); sha256 null if unreadable. */
     record Row(String file, String path, long size, String sha256) {
         @Override
         public String toString() {
@@ -54,13 +55,13 @@ final class ProviderWalk {
                 if (Files.isDirectory(p)) {
                     continue;
                 }
-                byte[] content;
+                String sha256;
                 try {
-                    content = Files.readAllBytes(p);
+                    sha256 = sha256(Files.readAllBytes(p));
                 } catch (IOException damaged) {
-                    break;
+                    sha256 = null;
                 }
-                rows.add(new Row(file.getFileName().toString(), p.toString(), Files.size(p), sha256(content)));
+                rows.add(new Row(file.getFileName().toString(), p.toString(), Files.size(p), sha256));
             }
         }
         return rows;

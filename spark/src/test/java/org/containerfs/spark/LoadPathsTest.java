@@ -1,7 +1,6 @@
 package org.containerfs.spark;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.sha2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -14,7 +13,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.containerfs.core.ContainerFileSystems;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,23 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 class LoadPathsTest {
     @TempDir
     static Path dir;
-    static SparkSession spark;
-
-    @BeforeAll
-    static void start() {
-        spark = SparkSessions.local2();
-    }
-
-    /** The rows as the provider's walk names them: the container's file name, path, size, SHA-256 of the content. */
-    static List<ProviderWalk.Row> rows(Dataset<Row> read) {
-        return read.select(col("container"), col("path"), col("size"), sha2(col("content"), 256)).collectAsList().stream()
-                .map(r -> new ProviderWalk.Row(new org.apache.hadoop.fs.Path(r.getString(0)).getName(), r.getString(1),
-                        r.getLong(2), r.getString(3)))
-                .toList();
-    }
 
     @Test
     void aSionSetInALoadedDirectoryGivesEachTaskOnce() throws IOException {
+        SparkSession spark = SparkSessions.local2();
         Path data = Files.createDirectories(dir.resolve("sets"));
         Path samples = Path.of("../samples/sion").toAbsolutePath();
         Path first = Files.copy(samples.resolve("spikes.sion"), data.resolve("spikes.sion"));
@@ -65,20 +50,21 @@ class LoadPathsTest {
                 new String[] {first.toString(), member.toString(), data.resolve("single.sion").toString(),
                     data.resolve("notes.lime*").toString()})) {
             Dataset<Row> read = spark.read().format("containerfs").load(load);
-            assertThat(rows(read)).as("load %s", List.of(load)).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(ProviderWalk.rowsOf(read)).as("load %s", List.of(load)).containsExactlyInAnyOrderElementsOf(expected);
             assertThat(read.count()).isEqualTo(expected.size());
             assertThat(read.where(col("container").equalTo(member.toUri().toString())).count()).isZero();
         }
         // a member read without its set's first file is what the provider shows when it is opened alone: its own tasks
-        assertThat(rows(spark.read().format("containerfs").load(member.toString())))
+        assertThat(ProviderWalk.rowsOf(spark.read().format("containerfs").load(member.toString())))
                 .containsExactlyInAnyOrderElementsOf(ProviderWalk.walk(member)).hasSize(2);
-        assertThat(rows(spark.read().format("containerfs").option("pathGlobFilter", "*.000001").load(data.toString())))
+        assertThat(ProviderWalk.rowsOf(spark.read().format("containerfs").option("pathGlobFilter", "*.000001").load(data.toString())))
                 .containsExactlyInAnyOrderElementsOf(concat(ProviderWalk.walk(member),
                         ProviderWalk.walk(data.resolve("notes.lime.000001"))));
     }
 
     @Test
     void containerIsOneUriWhateverTheLoadPathLooksLike() throws IOException {
+        SparkSession spark = SparkSessions.local2();
         Path data = Files.createDirectories(dir.resolve("uri test ü"));
         Path a = LimeFiles.write(data.resolve("a b.lime"), 3, 16);
         Path c = LimeFiles.write(data.resolve("c#1.lime"), 2, 16);

@@ -1,5 +1,8 @@
 package org.containerfs.spark;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sha2;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;
@@ -11,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
 import org.containerfs.core.ContainerFileSystems;
 
 /**
@@ -28,6 +32,14 @@ final class ProviderWalk {
         public String toString() {
             return file + " " + path + " " + size + " " + sha256;
         }
+    }
+
+    /** A Spark read's rows in the same terms (the container's file name from its URI). */
+    static List<Row> rowsOf(Dataset<org.apache.spark.sql.Row> read) {
+        return read.select(col("container"), col("path"), col("size"), sha2(col("content"), 256)).collectAsList().stream()
+                .map(r -> new Row(new org.apache.hadoop.fs.Path(r.getString(0)).getName(), r.getString(1), r.getLong(2),
+                        r.getString(3)))
+                .toList();
     }
 
     static List<Row> walkDirectory(Path dir) throws IOException {

@@ -290,9 +290,25 @@ public final class HadoopContainerInput implements ContainerInput {
         }
     }
 
-    /** The URI an input of {@code path} reports: qualified, without user info (never credentials). */
+    /**
+     * The URI an input of {@code path} reports, and the one form a container's URI takes wherever containerfs shows
+     * it (the Spark {@code container} column, the CLI's JSON): qualified, without user info (never credentials),
+     * characters outside US-ASCII percent-encoded as UTF-8. A local file is written as {@code java.nio}'s
+     * {@code Path.toUri()} writes it, {@code file:///data/x.lime}, where Hadoop says {@code file:/data/x.lime}
+     * (a glob) or {@code file:///data/x.lime} (a path given so): two loads of the same file must join.
+     * Other file systems keep their authority: {@code hdfs://nn:8020/x.lime}, {@code s3a://bucket/x.g3}.
+     */
     public static URI uriOf(FileSystem fs, Path path) {
-        return withoutUserInfo(fs.makeQualified(path).toUri());
+        URI qualified = fs.makeQualified(path).toUri();
+        try {
+            if ("file".equalsIgnoreCase(qualified.getScheme())
+                    && (qualified.getAuthority() == null || qualified.getAuthority().isEmpty())) {
+                return URI.create(new URI("file", "", qualified.getPath(), null, null).toASCIIString());
+            }
+            return URI.create(withoutUserInfo(qualified).toASCIIString());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("the local path " + qualified.getPath() + " as a file: URI", e);
+        }
     }
 
     private static URI withoutUserInfo(URI uri) {

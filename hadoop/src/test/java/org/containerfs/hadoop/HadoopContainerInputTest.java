@@ -92,6 +92,49 @@ class HadoopContainerInputTest {
         }
     }
 
+    /**
+     * A local file's URI is the one java.nio gives it ({@code file:///...}, non-ASCII and reserved characters
+     * percent-encoded as Path.toUri() encodes them), however Hadoop was given the path: plain, {@code file:/},
+     * {@code file:///}, a glob match, a directory listing's entry. The sibling of a set member too.
+     */
+    @Test
+    void aLocalFilesUriIsTheOneJavaNioGivesIt() throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("odd dir ü"));
+        Configuration conf = new Configuration();
+        org.apache.hadoop.fs.FileSystem local = org.apache.hadoop.fs.FileSystem.getLocal(conf);
+        // (no ':' in a name: Hadoop's local file system cannot name its .crc side file then)
+        for (String name : List.of("plain.lime", "a b.lime", "pct%41.lime", "hash#1.g3", "日本.gsd", "br[1]{2}.sion",
+                "semi;eq=amp&plus+at@,.scda")) {
+            Path file = sub.resolve(name);
+            randomFile(file, 10);
+            String nio = file.toUri().toString();
+            assertThat(nio).startsWith("file:///");
+            List<org.apache.hadoop.fs.Path> given = new ArrayList<>(List.of(new org.apache.hadoop.fs.Path(file.toString()),
+                    new org.apache.hadoop.fs.Path("file:" + file), new org.apache.hadoop.fs.Path("file://" + file)));
+            for (org.apache.hadoop.fs.FileStatus s : local.listStatus(new org.apache.hadoop.fs.Path(sub.toString()))) {
+                if (s.getPath().getName().equals(name)) {
+                    given.add(s.getPath());
+                }
+            }
+            assertThat(given).hasSize(4);
+            for (org.apache.hadoop.fs.Path p : given) {
+                assertThat(HadoopContainerInput.uriOf(local, p).toString()).as("%s given as %s", name, p).isEqualTo(nio);
+                try (HadoopContainerInput in = HadoopContainerInput.open(p, conf)) {
+                    assertThat(in.uri().toString()).isEqualTo(nio);
+                }
+            }
+        }
+        for (org.apache.hadoop.fs.FileStatus s : local.globStatus(new org.apache.hadoop.fs.Path(sub + "/*"))) {
+            assertThat(HadoopContainerInput.uriOf(local, s.getPath()).toString())
+                    .isEqualTo(sub.resolve(s.getPath().getName()).toUri().toString());
+        }
+        randomFile(sub.resolve("a.sion.000001"), 10);
+        try (HadoopContainerInput in = HadoopContainerInput.open(new org.apache.hadoop.fs.Path(sub.resolve("plain.lime")
+                .toString()), conf); var sibling = in.sibling("a.sion.000001")) {
+            assertThat(sibling.uri()).isEqualTo(sub.resolve("a.sion.000001").toUri());
+        }
+    }
+
     @Test
     void identitySiblingsAndErrorsNameTheFile() throws Exception {
         randomFile(dir.resolve("a.sion"), 100);

@@ -14,10 +14,15 @@ enum Column {
     FORMAT("format"),
     /** The file's size in bytes, as listed. */
     SIZE("size"),
-    /** The format's attribute view of the file, byte[] values as lower-case hex. */
+    /** The format's attribute view of the file, byte[] values as lower-case hex; null when it cannot be read. */
     ATTRIBUTES("attributes"),
-    /** The file's bytes; read only when selected. */
-    CONTENT("content");
+    /** The file's bytes; read only when selected; null when they fail their check (see {@link #DAMAGE}). */
+    CONTENT("content"),
+    /**
+     * What is wrong with the file's bytes (a failed checksum, bytes missing), null when they read back sound.
+     * Selecting it reads the bytes (that is the check); a row is there whether or not its bytes are sound.
+     */
+    DAMAGE("damage");
 
     /** The schema every containerfs read has. */
     static final StructType SCHEMA = new StructType(new StructField[] {
@@ -26,11 +31,17 @@ enum Column {
         DataTypes.createStructField(Column.FORMAT.field, DataTypes.StringType, false),
         DataTypes.createStructField(Column.SIZE.field, DataTypes.LongType, false),
         DataTypes.createStructField(Column.ATTRIBUTES.field,
-                DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false), false),
-        DataTypes.createStructField(Column.CONTENT.field, DataTypes.BinaryType, false),
+                DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false), true),
+        DataTypes.createStructField(Column.CONTENT.field, DataTypes.BinaryType, true),
+        DataTypes.createStructField(Column.DAMAGE.field, DataTypes.StringType, true),
     });
 
     final String field;
+
+    /** Whether pushed filters may look at the column: it is known from the listing, before any byte of the file. */
+    boolean listed() {
+        return this == CONTAINER || this == PATH || this == FORMAT || this == SIZE;
+    }
 
     Column(String field) {
         this.field = field;

@@ -93,8 +93,21 @@ final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
                 case ATTRIBUTES -> putAttributes((WritableColumnVector) vectors[c], row, cursor.attributes());
                 case CONTENT -> {
                     byte[] bytes = cursor.content();
-                    ((WritableColumnVector) vectors[c]).putByteArray(row, bytes, 0, bytes.length);
-                    content = bytes.length;
+                    if (bytes == null) {
+                        ((WritableColumnVector) vectors[c]).putNull(row);
+                    } else {
+                        ((WritableColumnVector) vectors[c]).putByteArray(row, bytes, 0, bytes.length);
+                        content = bytes.length;
+                    }
+                }
+                case DAMAGE -> {
+                    String damage = cursor.damage();
+                    if (damage == null) {
+                        ((WritableColumnVector) vectors[c]).putNull(row);
+                    } else {
+                        byte[] text = damage.getBytes(StandardCharsets.UTF_8);
+                        ((WritableColumnVector) vectors[c]).putByteArray(row, text, 0, text.length);
+                    }
                 }
             }
         }
@@ -102,6 +115,10 @@ final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
     }
 
     private static void putAttributes(WritableColumnVector map, int row, Map<String, Object> attributes) {
+        if (attributes == null) {
+            map.putNull(row);
+            return;
+        }
         WritableColumnVector keys = (WritableColumnVector) map.getChild(0);
         WritableColumnVector values = (WritableColumnVector) map.getChild(1);
         int offset = keys.getElementsAppended();

@@ -9,6 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
@@ -29,12 +31,23 @@ import org.containerfs.hadoop.HadoopContainerInput;
 final class ContainerPlanner {
     private ContainerPlanner() {}
 
-    /** A file to read, with what planning learnt of it. */
-    record Listed(FileStatus status, String container, String[] hosts) {}
+    /**
+     * A file to read, with what planning learnt of it.
+     *
+     * @param firstFileInLoad see {@link ContainerSlice#firstFileInLoad()}
+     */
+    record Listed(FileStatus status, String container, String[] hosts, boolean firstFileInLoad) {}
+
+    /** A file found under the load paths, before the container filters. */
+    private record Found(FileSystem fs, FileStatus status) {}
+
+    /** How SIONlib names the members of a multi-file set: the first file's name, a dot, the file number (%06d). */
+    private static final Pattern SION_MEMBER = Pattern.compile("(.+)\\.(\\d{6,})");
 
     static List<Listed> list(ReadOptions options, Configuration conf, RecordFilter containerFilter) throws IOException {
         GlobFilter nameFilter = options.pathGlobFilter == null ? null : new GlobFilter(options.pathGlobFilter);
-        Map<Path, Listed> found = new LinkedHashMap<>();
+        // keyed by the container's URI: a file reached by two load paths (a directory and a glob) is read once
+        Map<String, Found> found = new LinkedHashMap<>();
         for (String given : options.paths) {
             Path path = new Path(given);
             FileSystem fs = path.getFileSystem(conf);
@@ -44,19 +57,28 @@ final class ContainerPlanner {
             }
             for (FileStatus match : matches) {
                 if (match.isDirectory()) {
-                    listDirectory(fs, match.getPath(), options.recursiveFileLookup, nameFilter, containerFilter, found);
+                    listDirectory(fs, match.getPath(), options.recursiveFileLookup, nameFilter, found);
                 } else {
-                    add(fs, match, nameFilter, containerFilter, found);
+                    add(fs, match, nameFilter, found);
                 }
             }
         }
-        List<Listed> out = new ArrayList<>(found.values());
+        // which files are members of a set whose first file is also read is decided on all files found, so that
+        // a filter on `container` cannot turn a member back into a container of its own
+        List<Listed> out = new ArrayList<>();
+        for (Map.Entry<String, Found> e : found.entrySet()) {
+            if (containerFilter.accepts(new ContainerOnly(e.getKey()))) {
+                Found f = e.getValue();
+                out.add(new Listed(f.status(), e.getKey(), hosts(f.fs(), f.status()),
+                        firstFileInLoad(f, found.keySet())));
+            }
+        }
         out.sort(Comparator.comparing(Listed::container));
         return out;
     }
 
     private static void listDirectory(FileSystem fs, Path dir, boolean recursive, GlobFilter nameFilter,
-            RecordFilter containerFilter, Map<Path, Listed> found) throws IOException {
+            Map<String, Found> found) throws IOException {
         // Located listings carry block hosts (one request on HDFS); on the local file system they also load each
         // file's permissions, which without Hadoop's native library forks `ls` once per file: plain listing there.
         RemoteIterator<? extends FileStatus> it = "file".equals(fs.getScheme())
@@ -68,10 +90,10 @@ final class ContainerPlanner {
             }
             if (status.isDirectory()) {
                 if (recursive) {
-                    listDirectory(fs, status.getPath(), true, nameFilter, containerFilter, found);
+                    listDirectory(fs, status.getPath(), true, nameFilter, found);
                 }
             } else {
-                add(fs, status, nameFilter, containerFilter, found);
+                add(fs, status, nameFilter, found);
             }
         }
     }
@@ -81,16 +103,26 @@ final class ContainerPlanner {
         return name.startsWith("_") || name.startsWith(".") || name.endsWith(".crc");
     }
 
-    private static void add(FileSystem fs, FileStatus status, GlobFilter nameFilter, RecordFilter containerFilter,
-            Map<Path, Listed> found) throws IOException {
+    private static void add(FileSystem fs, FileStatus status, GlobFilter nameFilter, Map<String, Found> found) {
         if (!status.isFile() || (nameFilter != null && !nameFilter.accept(status.getPath()))) {
             return;
         }
-        String container = HadoopContainerInput.uriOf(fs, status.getPath()).toString();
-        if (!containerFilter.accepts(new ContainerOnly(container))) {
-            return;
+        found.putIfAbsent(HadoopContainerInput.uriOf(fs, status.getPath()).toString(), new Found(fs, status));
+    }
+
+    /**
+     * Whether {@code f} is named as a member of a SIONlib set ({@code x.sion.000001}) whose first file
+     * ({@code x.sion}, beside it) is among the files read. Only the name is looked at here (planning opens
+     * nothing); the task confirms from the file's own header that it is such a member before leaving it out.
+     */
+    private static boolean firstFileInLoad(Found f, Set<String> containers) {
+        Path path = f.status().getPath();
+        Matcher member = SION_MEMBER.matcher(path.getName());
+        if (!member.matches() || member.group(2).matches("0+") || path.getParent() == null) {
+            return false;
         }
-        found.putIfAbsent(status.getPath(), new Listed(status, container, hosts(fs, status)));
+        Path first = new Path(path.getParent(), member.group(1));
+        return containers.contains(HadoopContainerInput.uriOf(f.fs(), first).toString());
     }
 
     private static String[] hosts(FileSystem fs, FileStatus status) throws IOException {
@@ -134,7 +166,8 @@ final class ContainerPlanner {
             int slices = (int) Math.min(Integer.MAX_VALUE, Math.max(1, ceilDiv(length, split)));
             for (int i = 0; i < slices; i++) {
                 pieces.add(new Piece(new ContainerSlice(f.status().getPath().toString(), f.container(), length,
-                        f.status().getModificationTime(), i, slices), length / slices + openCost, f.hosts()));
+                        f.status().getModificationTime(), i, slices, f.firstFileInLoad()), length / slices + openCost,
+                        f.hosts()));
             }
         }
         // Spark's packing: largest first, each into the current partition while it fits

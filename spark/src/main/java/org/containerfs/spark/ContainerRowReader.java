@@ -43,8 +43,9 @@ final class ContainerRowReader implements PartitionReader<InternalRow> {
                 case PATH -> UTF8String.fromString(cursor.path());
                 case FORMAT -> cursor.format();
                 case SIZE -> cursor.size();
-                case ATTRIBUTES -> attributes(cursor.attributes());
+                case ATTRIBUTES -> cursor.attributes() == null ? null : attributes(cursor.attributes());
                 case CONTENT -> cursor.content();
+                case DAMAGE -> cursor.damage() == null ? null : UTF8String.fromString(cursor.damage());
             });
         }
         row = projection.apply(values);

@@ -9,9 +9,12 @@ import java.io.Serializable;
  *
  * @param path the Hadoop path, qualified
  * @param container the container's URI as the {@code container} column shows it
+ * @param firstFileInLoad the file is named as a member of a SIONlib multi-file set ({@code x.sion.000001}) whose
+ *     first file ({@code x.sion}) is read by the same load: if it opens as such a member, its tasks come through
+ *     the set, and it gives no rows of its own
  */
-record ContainerSlice(String path, String container, long length, long modificationTime, int slice, int slices)
-        implements Serializable {
+record ContainerSlice(String path, String container, long length, long modificationTime, int slice, int slices,
+        boolean firstFileInLoad) implements Serializable {
 
     /** The first record of this slice among {@code records}. */
     long firstRecord(long records) {

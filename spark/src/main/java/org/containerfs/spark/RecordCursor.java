@@ -23,6 +23,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.containerfs.hadoop.HadoopContainerInput;
+import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.spi.TruncatedDataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,13 +32,19 @@ import org.slf4j.LoggerFactory;
  * Walks a task's containers (or record ranges of one), record by record, for both readers (rows and
  * columnar batches). Per container: one open (the index), one walk of its tree; per record: the pushed
  * filters on path, format, container and listed size first, then only what the selected columns need
- * (attributes and content are read only when selected). A record whose selected values cannot be read ends
- * its container's records (the good prefix), or fails the read under {@code strict}.
+ * (attributes and content are read only when selected).
+ *
+ * <p>The rows are the files the container lists, whatever the columns selected: a file whose bytes fail their
+ * check (a wrong checksum, bytes the container declares but does not hold) gives its row with {@code content}
+ * null and the problem in {@code damage}, or fails the read under {@code strict}; the files after it come
+ * through as usual. The bytes are read, and so checked, only when {@code content} or {@code damage} is selected.
  */
 final class RecordCursor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RecordCursor.class);
     /** A Spark binary value is one Java array. */
     static final long MAX_CONTENT = Integer.MAX_VALUE - 16;
+    /** What a check of bytes that are not kept reads at a time. */
+    private static final int CHECK_BUFFER = 64 << 10;
 
     private final Iterator<ContainerSlice> slices;
     private final Configuration conf;
@@ -46,13 +54,18 @@ final class RecordCursor implements AutoCloseable {
     private final RecordFilter containerFilter;
     private final boolean readAttributes;
     private final boolean readContent;
+    /** Whether each record's bytes are read: for its content, or only to check them ({@code damage}). */
+    private final boolean readBytes;
     private OpenSlice current;
     /** Counts the slices opened: a change tells a batch that the container changed. */
     private int sliceNumber;
     private boolean formatsChecked;
     /** The current record's content, exactly its size (a row value is a whole array), reused while sizes repeat. */
     private byte[] content = new byte[0];
+    private ByteBuffer checkBuffer;
     private Map<String, Object> attributes;
+    /** What is wrong with the current record's bytes; null when they read back sound (or were not read). */
+    private String damage;
 
     RecordCursor(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
             RecordFilter filter) {
@@ -64,6 +77,7 @@ final class RecordCursor implements AutoCloseable {
         List<Column> selected = Arrays.asList(columns);
         this.readAttributes = selected.contains(Column.ATTRIBUTES);
         this.readContent = selected.contains(Column.CONTENT);
+        this.readBytes = readContent || selected.contains(Column.DAMAGE);
     }
 
     /** Moves to the next record that passes the filters, with its selected values read; false at the end. */
@@ -109,14 +123,22 @@ final class RecordCursor implements AutoCloseable {
         return current.size;
     }
 
-    /** The record's bytes, an array of exactly {@link #size()} (only when content is selected; reused). */
+    /**
+     * The record's bytes, an array of exactly {@link #size()} (only when content is selected; reused), or null
+     * when they fail their check ({@link #damage()}).
+     */
     byte[] content() {
-        return content;
+        return damage == null ? content : null;
     }
 
-    /** The record's attribute view (only when attributes are selected). */
+    /** The record's attribute view (only when attributes are selected), or null when it cannot be read. */
     Map<String, Object> attributes() {
         return attributes;
+    }
+
+    /** What is wrong with the record's bytes (only when content or damage is selected), or null when sound. */
+    String damage() {
+        return damage;
     }
 
     @Override
@@ -163,6 +185,33 @@ final class RecordCursor implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a failed read is the bytes' own fault (the format found them wrong, or they end before their
+     * declared length): the record's damage. Anything else (the store failing) fails the task, which Spark may
+     * retry; it says nothing about the bytes.
+     */
+    static boolean isDamage(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ContainerFormatException || t instanceof EOFException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The {@code damage} value of a record whose read failed after {@code present} of its {@code size} bytes:
+     * the format's message (file, offset, what was expected), led for missing bytes by how many are there.
+     */
+    static String damageOf(IOException e, long present, long size) {
+        boolean missing = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            missing |= t instanceof TruncatedDataException || t instanceof EOFException;
+        }
+        String what = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+        return missing ? "truncated: " + present + " of its " + size + " bytes are present: " + what : what;
+    }
+
     /** One opened container, its files in file order, and where this slice is among them. */
     private final class OpenSlice implements RecordFilter.Record {
         final ContainerSlice slice;
@@ -174,8 +223,6 @@ final class RecordCursor implements AutoCloseable {
         /** The listed size of each of {@link #files}. */
         long[] sizes = new long[64];
         final PathMatcher recordGlob;
-        /** The container's damage as its root reports it ("" when sound or not reported). */
-        final String damage;
         int next;
         final int end;
         /** The record being looked at. */
@@ -192,8 +239,13 @@ final class RecordCursor implements AutoCloseable {
             this.formatValue = UTF8String.fromString(format);
             this.recordGlob = options.recordGlob == null ? null : fs.getPathMatcher("glob:" + options.recordGlob);
             Path root = fs.getRootDirectories().iterator().next();
-            Object damageValue = Files.readAttributes(root, format + ":*").get("damage");
-            this.damage = damageValue == null ? "" : damageValue.toString();
+            Map<String, Object> rootAttributes = Files.readAttributes(root, format + ":*");
+            if (slice.firstFileInLoad() && memberOfASet(rootAttributes)) {
+                LOG.info("containerfs: {} is a member of a SIONlib set whose first file is read too: its tasks are "
+                        + "the set's rows", slice);
+                this.end = 0;
+                return;
+            }
             if (!containerFilter.accepts(this)) {
                 this.end = 0;
                 return;
@@ -213,9 +265,17 @@ final class RecordCursor implements AutoCloseable {
             });
             this.next = (int) slice.firstRecord(files.size());
             this.end = (int) slice.endRecord(files.size());
-            if (!damage.isEmpty()) {
-                LOG.warn("containerfs: {} is damaged ({}): reading the records before the damage", slice, damage);
+            Object damageValue = rootAttributes.get("damage");
+            if (damageValue != null && !damageValue.toString().isEmpty()) {
+                LOG.warn("containerfs: {} is damaged ({}): files whose bytes fail their check give rows with the "
+                        + "problem in `damage`", slice, damageValue);
             }
+        }
+
+        /** A SIONlib file that says it is file 1 or later of a multi-file set (the root's {@code files}, {@code fileNumber}). */
+        private boolean memberOfASet(Map<String, Object> rootAttributes) {
+            return "sion".equals(format) && rootAttributes.get("files") instanceof Number files && files.intValue() > 1
+                    && rootAttributes.get("fileNumber") instanceof Number number && number.intValue() > 0;
         }
 
         /** Moves to the next record that passes the filters and reads its selected values; false at the end. */
@@ -231,73 +291,81 @@ final class RecordCursor implements AutoCloseable {
                 if (!filter.isEmpty() && !filter.accepts(this)) {
                     continue;
                 }
-                if (!damage.isEmpty() && !whole(i)) {
-                    next = end;
-                    return false;
+                if (readAttributes) {
+                    readAttributes();
                 }
-                try {
-                    if (readAttributes) {
-                        attributes = Files.readAttributes(path, format + ":*");
-                    }
-                    if (readContent) {
-                        readContent();
-                    }
-                } catch (IOException e) {
-                    stopAt(e);
-                    return false;
+                if (readBytes) {
+                    readBytes();
                 }
                 return true;
             }
             return false;
         }
 
-        /** In a damaged container: whether the record's last byte can be read (else the good prefix ends here). */
-        private boolean whole(int i) throws IOException {
-            long length = sizes[i];
-            if (length == 0) {
-                return true;
-            }
-            try (SeekableByteChannel ch = Files.newByteChannel(files.get(i))) {
-                ch.position(length - 1);
-                if (ch.read(ByteBuffer.allocate(1)) == 1) {
-                    return true;
-                }
-                throw new EOFException(slice.container() + "!" + files.get(i) + ": no byte at offset " + (length - 1)
-                        + " of its " + length);
+        private void readAttributes() throws IOException {
+            try {
+                attributes = Files.readAttributes(path, format + ":*");
             } catch (IOException e) {
-                stopAt(e);
-                return false;
-            }
-        }
-
-        private void stopAt(IOException e) throws IOException {
-            next = end;
-            String pathString = path.toString();
-            if (options.strict) {
-                throw new IOException("containerfs: cannot read " + pathString + " in " + slice.container()
-                        + " (strict=true): " + e.getMessage(), e);
-            }
-            LOG.warn("containerfs: {}: rows end before {}: {}", slice, pathString, e.getMessage());
-        }
-
-        private void readContent() throws IOException {
-            if (size > MAX_CONTENT) {
-                throw new IOException(slice.container() + "!" + path + ": " + size
-                        + " bytes do not fit one Spark binary value (at most " + MAX_CONTENT + ")");
-            }
-            // the readers copy the value at once (into a row or a vector): one array serves every record of its size
-            if (content.length != size) {
-                content = new byte[(int) size];
-            }
-            ByteBuffer buffer = ByteBuffer.wrap(content);
-            try (SeekableByteChannel ch = Files.newByteChannel(path)) {
-                while (buffer.hasRemaining()) {
-                    if (ch.read(buffer) < 0) {
-                        throw new EOFException(slice.container() + "!" + path + ": ended at byte "
-                                + buffer.position() + " of its listed " + size);
-                    }
+                if (!isDamage(e) || options.strict) {
+                    throw cannotRead("its attributes", e);
                 }
+                // some attributes are computed from the bytes (a G3 frame's CRC): their damage shows in `damage`
+                LOG.warn("containerfs: {}!{}: attributes unreadable: {}", slice, path(), e.getMessage());
+                attributes = null;
             }
+        }
+
+        /** Reads the record's bytes, into {@link #content} when selected; a failed check sets {@link #damage}. */
+        private void readBytes() throws IOException {
+            damage = null;
+            if (readContent && size > MAX_CONTENT) {
+                throw new IOException("containerfs: " + slice.container() + "!" + path() + ": " + size
+                        + " bytes do not fit one Spark binary value (at most " + MAX_CONTENT + "): leave `content` out "
+                        + "of this read, or filter such files out (size < " + MAX_CONTENT + " is pushed down)");
+            }
+            ByteBuffer buffer;
+            if (readContent) {
+                // the readers copy the value at once (into a row or a vector): one array serves every record of its size
+                if (content.length != size) {
+                    content = new byte[(int) size];
+                }
+                buffer = ByteBuffer.wrap(content);
+            } else {
+                if (checkBuffer == null) {
+                    checkBuffer = ByteBuffer.allocate(CHECK_BUFFER);
+                }
+                buffer = checkBuffer.clear();
+            }
+            long present = 0;
+            try (SeekableByteChannel ch = Files.newByteChannel(path)) {
+                while (present < size) {
+                    if (!readContent) {
+                        buffer.clear().limit((int) Math.min(buffer.capacity(), size - present));
+                    }
+                    int n = ch.read(buffer);
+                    if (n < 0) {
+                        throw new EOFException(slice.container() + "!" + path() + ": the bytes end after " + present
+                                + " of the " + size + " listed");
+                    }
+                    present += n;
+                }
+            } catch (IOException e) {
+                if (!isDamage(e)) {
+                    throw cannotRead("its bytes", e);
+                }
+                // a read that fails may still have delivered what the file holds (a truncated record's first bytes)
+                damage = damageOf(e, readContent ? buffer.position() : present + buffer.position(), size);
+                if (options.strict) {
+                    throw new IOException("containerfs: " + slice.container() + "!" + path() + " is damaged "
+                            + "(strict=true fails the read; without it the row has its damage): " + damage, e);
+                }
+                LOG.warn("containerfs: {}!{}: {}", slice, path(), damage);
+            }
+        }
+
+        private IOException cannotRead(String what, IOException e) {
+            return new IOException("containerfs: cannot read " + what + " of " + path() + " in " + slice.container()
+                    + (options.strict ? " (strict=true)" : "") + ": " + e.getMessage(), e);
         }
 
         @Override

@@ -59,8 +59,8 @@ final class RecordFilter implements Serializable {
             return supported(f.child());
         }
         if (filter instanceof IsNotNull f) {
-            return column(f.attribute()) != null && column(f.attribute()) != Column.ATTRIBUTES
-                    && column(f.attribute()) != Column.CONTENT;
+            Column c = column(f.attribute());
+            return c != null && c.listed();
         }
         if (filter instanceof EqualTo f) {
             return comparable(f.attribute(), f.value());
@@ -159,7 +159,7 @@ final class RecordFilter implements Serializable {
             return !evaluate(f.child(), r);
         }
         if (filter instanceof IsNotNull) {
-            return true;    // no column is ever null
+            return true;    // a listed column is never null
         }
         if (filter instanceof EqualTo f) {
             return equal(f.attribute(), f.value(), r);

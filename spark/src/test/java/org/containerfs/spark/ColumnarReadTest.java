@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -47,7 +45,7 @@ class ColumnarReadTest {
     }
 
     static final Column[] EVERY_COLUMN = {col("container"), col("path"), col("format"), col("size"), col("attributes"),
-        sha2(col("content"), 256)};
+        sha2(col("content"), 256), col("damage")};
     static final Column[] LISTING = {col("container"), col("path"), col("format"), col("size")};
 
     /** Both ways, the rows of {@code query}: equal, in the same order; returns them. */
@@ -105,19 +103,27 @@ class ColumnarReadTest {
     }
 
     @Test
-    void aDamagedContainerGivesItsGoodPrefixBothWays() throws IOException {
+    void aDamagedContainerGivesTheSameRowsBothWays() throws IOException {
         Path sound = LimeFiles.write(dir.resolve("sound.lime"), 10, 1000);
-        Path damaged = Files.createDirectories(dir.resolve("damaged")).resolve("truncated.lime");
-        Files.copy(sound, damaged);
-        try (FileChannel ch = FileChannel.open(damaged, StandardOpenOption.WRITE)) {
-            ch.truncate(6 * (144 + 1000) + 144 + 500);     // inside record 7's payload
-        }
-        assertThat(sameRowsBothWays(d -> d.select(EVERY_COLUMN), "4", damaged.toString())).hasSize(6);
-        assertThat(sameRowsBothWays(d -> d.select(LISTING), "4", damaged.toString())).hasSize(6);
-        // the corpus's own damaged files (truncated in a payload, in a header), beside sound ones
+        Path damaged = DamagedCopies.cut(sound, Files.createDirectories(dir.resolve("damaged")).resolve("truncated.lime"),
+                6 * (144 + 1000) + 144 + 500);     // inside record 7's payload
+        List<Row> every = sameRowsBothWays(d -> d.select(EVERY_COLUMN), "4", damaged.toString());
+        assertThat(every).hasSize(7);
+        assertThat(every.get(6).isNullAt(5)).as("no content for the cut record: %s", every.get(6)).isTrue();
+        assertThat(every.get(6).getString(6)).startsWith("truncated: 500 of its 1000 bytes");
+        assertThat(sameRowsBothWays(d -> d.select(LISTING), "4", damaged.toString())).hasSize(7);
+        // the corpus's own damaged files (truncated in a payload, in a header), beside sound ones, and a G3 file
+        // whose frame 1 fails its CRC (sound keys after damaged ones in the same batch)
+        long[] frames = DamagedCopies.g3FrameOffsets("simple-types.g3");
+        Path crc = DamagedCopies.flipByte(CorpusReadTest.corpus("g3").resolve("simple-types.g3"),
+                dir.resolve("damaged").resolve("crc.g3"), frames[2] - 1);
         sameRowsBothWays(d -> d.select(EVERY_COLUMN), "2", CorpusReadTest.corpus("lime").resolve("s10_truncated_in_payload.lime")
                 .toString(), CorpusReadTest.corpus("lime").resolve("s11_truncated_in_header.lime").toString(),
                 sound.toString());
+        List<Row> g3 = sameRowsBothWays(d -> d.select(EVERY_COLUMN), "7", crc.toString());
+        assertThat(g3).hasSize(18).filteredOn(r -> !r.isNullAt(6)).hasSize(5);
+        assertThat(sameRowsBothWays(d -> d.select(col("path"), col("damage")), "7", crc.toString()))
+                .filteredOn(r -> !r.isNullAt(1)).hasSize(5);
     }
 
     @Test

@@ -1,13 +1,9 @@
 package org.containerfs.spark;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.sha2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,13 +23,8 @@ class CorpusReadTest {
         assertThat(expected).as("the corpus has %s records", format).hasSizeGreaterThan(5);
 
         SparkSession spark = SparkSessions.local2();
-        Dataset<Row> rows = spark.read().format("containerfs").load(dir.toString())
-                .select(col("container"), col("path"), col("size"), sha2(col("content"), 256));
-        List<ProviderWalk.Row> actual = rows.collectAsList().stream()
-                .map(r -> new ProviderWalk.Row(new org.apache.hadoop.fs.Path(r.getString(0)).getName(), r.getString(1),
-                        r.getLong(2), r.getString(3)))
-                .toList();
-        assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(ProviderWalk.rowsOf(spark.read().format("containerfs").load(dir.toString())))
+                .containsExactlyInAnyOrderElementsOf(expected);
         assertThat(spark.read().format("containerfs").load(dir.toString()).count()).isEqualTo(expected.size());
     }
 }

@@ -1,0 +1,123 @@
+package org.containerfs.fuse.lowlevel;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The inodes the kernel knows: a number per (parent, name) from its first lookup until the kernel
+ * has forgotten every lookup of it; then the entry is freed and its number may serve another name
+ * with a higher generation (so (ino, generation) never names two files). The root is inode 1 and
+ * never forgotten. Memory is proportional to what the kernel caches, not to the file system.
+ */
+public final class InodeTable {
+    public static final long ROOT = 1;
+
+    /** A known inode: where it is (parent and name) and how many lookups the kernel holds. */
+    public static final class Node {
+        final long ino;
+        final long generation;
+        final Node parent;
+        final String name;
+        long lookups;
+
+        private Node(long ino, long generation, Node parent, String name) {
+            this.ino = ino;
+            this.generation = generation;
+            this.parent = parent;
+            this.name = name;
+        }
+
+        public long ino() {
+            return ino;
+        }
+
+        public long generation() {
+            return generation;
+        }
+
+        /** The directory it was looked up in; null for the root. */
+        public Node parent() {
+            return parent;
+        }
+
+        /** The path from the root, "/" for the root, "/a/b" below. */
+        public String path() {
+            if (parent == null) {
+                return "/";
+            }
+            StringBuilder sb = new StringBuilder();
+            prepend(sb, this);
+            return sb.toString();
+        }
+
+        private static void prepend(StringBuilder sb, Node n) {
+            if (n.parent != null) {
+                prepend(sb, n.parent);
+                sb.append('/').append(n.name);
+            }
+        }
+    }
+
+    private record Key(long parent, String name) {}
+
+    private final Node root = new Node(ROOT, 0, null, "");
+    private final Map<Long, Node> byIno = new HashMap<>();
+    private final Map<Key, Node> byName = new HashMap<>();
+    private final ArrayDeque<Long> freeNumbers = new ArrayDeque<>();
+    private long nextIno = ROOT + 1;
+    private long generations;
+
+    public InodeTable() {
+        byIno.put(ROOT, root);
+    }
+
+    /** The node of {@code ino}, or null if the kernel cannot know it (forgotten). */
+    public synchronized Node get(long ino) {
+        return byIno.get(ino);
+    }
+
+    /** The node of {@code name} in {@code parent} if the kernel knows it, else null (no lookup counted). */
+    public synchronized Node peek(long parent, String name) {
+        return byName.get(new Key(parent, name));
+    }
+
+    /** One lookup of {@code name} in {@code parent}: its node, made if new. */
+    public synchronized Node lookup(Node parent, String name) {
+        Key key = new Key(parent.ino, name);
+        Node n = byName.get(key);
+        if (n == null) {
+            Long reused = freeNumbers.pollFirst();
+            n = reused == null ? new Node(nextIno++, 0, parent, name) : new Node(reused, ++generations, parent, name);
+            byName.put(key, n);
+            byIno.put(n.ino, n);
+        }
+        n.lookups++;
+        return n;
+    }
+
+    /** The kernel forgets {@code count} lookups; returns whether the inode was freed. */
+    public synchronized boolean forget(long ino, long count) {
+        Node n = byIno.get(ino);
+        if (n == null || n == root) {
+            return false;
+        }
+        n.lookups -= count;
+        if (n.lookups > 0) {
+            return false;
+        }
+        byIno.remove(ino);
+        byName.remove(new Key(n.parent.ino, n.name), n);
+        freeNumbers.addLast(ino);
+        return true;
+    }
+
+    /** Inodes the kernel knows, the root included. */
+    public synchronized int size() {
+        return byIno.size();
+    }
+
+    public Node root() {
+        return root;
+    }
+}

@@ -100,8 +100,8 @@ public final class Request {
     /** Replies with the bytes of {@link #dataBuffer(int)} from 0 to its position. */
     public void data(ByteBuffer filled) {
         answer();
-        MemorySegment s = MemorySegment.ofBuffer(filled);
         long length = filled.position();
+        MemorySegment s = MemorySegment.ofBuffer(filled.duplicate().position(0)); // ofBuffer starts at the position
         invoke(() -> (int) lib.replyBuf.invokeExact(req, s, length));
     }
 

@@ -1,0 +1,154 @@
+package org.containerfs.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.containerfs.fuse.FuseTestSupport.sh;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every corpus container of every format mounted through the low-level engine, compared with a walk
+ * of the same container through NIO: find (files and directories), stat sizes, SHA-256 of every file
+ * (a file NIO cannot read must fail with EIO through the mount too), and getfattr -d of every file
+ * against the provider's attribute view.
+ */
+class LowLevelCorpusTest {
+    @TempDir
+    static Path tmp;
+
+    @BeforeAll
+    static void fuse() {
+        FuseTestSupport.requireFuse();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCorpusContainer() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (CorpusFormat format : CorpusFormat.ALL) {
+            for (Path container : format.containers()) {
+                if (format.refusal(container) == null) {
+                    tests.add(DynamicTest.dynamicTest(format.name() + "/" + container.getFileName(),
+                            () -> compare(format, container)));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /** What NIO shows of one file: its size and SHA-256 (null if reading fails). */
+    private record NioFile(long size, String sha256) {}
+
+    private static void compare(CorpusFormat format, Path container) throws Exception {
+        Path mp = Files.createDirectory(Files.createTempDirectory(tmp, format.name()).resolve("mnt"));
+        try (LowLevelTestMount m = LowLevelTestMount.mount(container, mp)) {
+            TreeMap<String, NioFile> files = new TreeMap<>();
+            TreeSet<String> dirs = new TreeSet<>();
+            walk(m.fs, files, dirs);
+
+            assertThat(treePaths(sh("find", mp.toString(), "-type", "f").ok().lines(), mp)).as("find -type f")
+                    .isEqualTo(files.navigableKeySet());
+            assertThat(treePaths(sh("find", mp.toString(), "-mindepth", "1", "-type", "d").ok().lines(), mp))
+                    .as("find -type d").isEqualTo(dirs);
+            if (files.isEmpty()) {
+                return;
+            }
+            List<String> statCmd = new ArrayList<>(List.of("stat", "-c", "%s %A"));
+            files.keySet().forEach(p -> statCmd.add(m.path(p).toString()));
+            List<String> stats = FuseTestSupport.run(Duration.ofSeconds(60), statCmd).ok().lines();
+            int i = 0;
+            for (Map.Entry<String, NioFile> e : files.entrySet()) {
+                assertThat(stats.get(i++)).as("stat of %s", e.getKey()).isEqualTo(e.getValue().size() + " -r--r--r--");
+            }
+            for (Map.Entry<String, NioFile> e : files.entrySet()) {
+                String through = m.path(e.getKey()).toString();
+                if (e.getValue().sha256() == null) {
+                    FuseTestSupport.Result cat = sh("cat", through);
+                    assertThat(cat.exit()).as("cat of unreadable %s", e.getKey()).isNotZero();
+                    assertThat(cat.stderr()).contains("Input/output error");
+                } else {
+                    assertThat(sh("sha256sum", through).ok().out().substring(0, 64)).as("sha256 of %s", e.getKey())
+                            .isEqualTo(e.getValue().sha256());
+                }
+            }
+            for (String p : files.keySet()) {
+                assertThat(getfattr(m.path(p))).as("getfattr -d of %s", p).isEqualTo(providerXattrs(m.fs, format, p));
+            }
+            assertThat(sh("getfattr", "-n", "security.selinux", m.path(files.firstKey()).toString()).stderr())
+                    .contains("Operation not supported");
+        }
+    }
+
+    private static void walk(FileSystem fs, Map<String, NioFile> files, java.util.Set<String> dirs) throws IOException {
+        try (Stream<Path> all = Files.walk(fs.getPath("/"))) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                if (a.isDirectory()) {
+                    if (p.getNameCount() > 0) {
+                        dirs.add(p.toString());
+                    }
+                } else {
+                    files.put(p.toString(), new NioFile(a.size(), sha256OrNull(p)));
+                }
+            }
+        }
+    }
+
+    private static String sha256OrNull(Path p) {
+        try (InputStream in = Files.newInputStream(p)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (IOException e) {
+            return null;
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static TreeSet<String> treePaths(List<String> lines, Path mp) {
+        TreeSet<String> out = new TreeSet<>();
+        lines.forEach(l -> out.add(l.substring(mp.toString().length())));
+        return out;
+    }
+
+    /** getfattr -d -e hex: name to hex value. */
+    private static Map<String, String> getfattr(Path file) {
+        Map<String, String> shown = new TreeMap<>();
+        for (String line : sh("getfattr", "-d", "-e", "hex", file.toString()).ok().lines()) {
+            int eq = line.indexOf('=');
+            if (line.startsWith("user.")) {
+                shown.put(eq > 0 ? line.substring(0, eq) : line, eq > 0 ? line.substring(eq + 1) : "0x");
+            }
+        }
+        return shown;
+    }
+
+    private static Map<String, String> providerXattrs(FileSystem fs, CorpusFormat format, String p) throws IOException {
+        Map<String, String> wanted = new TreeMap<>();
+        Files.readAttributes(fs.getPath(p), format.name() + ":*").forEach((k, v) -> {
+            byte[] bytes = NioFuseOperations.valueBytes(v);
+            wanted.put("user." + format.name() + "." + k, "0x" + HexFormat.of().formatHex(bytes));
+        });
+        return wanted;
+    }
+}

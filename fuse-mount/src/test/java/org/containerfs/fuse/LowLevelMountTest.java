@@ -8,7 +8,6 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
@@ -57,7 +56,7 @@ class LowLevelMountTest {
             FuseTestSupport.sh("stat", m.mountPoint.toString()).ok();
             Map<Op, Long> before = settled(m.mount);
             assertThat(lsMinusLr(m)).isEqualTo(files);
-            Map<Op, Long> first = minus(settled(m.mount), before);
+            Map<Op, Long> first = RequestCounts.minus(settled(m.mount), before);
             assertThat(first.getOrDefault(Op.LOOKUP, 0L)).as("LOOKUP per file? %s", first).isLessThanOrEqualTo(2);
             assertThat(first.getOrDefault(Op.GETATTR, 0L)).as("GETATTR per file? %s", first).isLessThanOrEqualTo(2);
             assertThat(first.getOrDefault(Op.READDIRPLUS, 0L)).as("%s", first).isBetween((long) directories,
@@ -68,7 +67,7 @@ class LowLevelMountTest {
 
             Map<Op, Long> beforeAgain = settled(m.mount);
             assertThat(lsMinusLr(m)).isEqualTo(files);
-            Map<Op, Long> again = minus(settled(m.mount), beforeAgain);
+            Map<Op, Long> again = RequestCounts.minus(settled(m.mount), beforeAgain);
             assertThat(again.getOrDefault(Op.READDIRPLUS, 0L) + again.getOrDefault(Op.READDIR, 0L))
                     .as("listings served from the kernel's cache: %s", again).isZero();
             assertThat(again.getOrDefault(Op.OPENDIR, 0L)).as("%s", again).isEqualTo(directories);
@@ -144,28 +143,7 @@ class LowLevelMountTest {
                 .filter(l -> l.startsWith("-r")).count();
     }
 
-    /** The counts once RELEASEDIR (sent after close() has returned to ls) has arrived. */
     private static Map<Op, Long> settled(LowLevelMount mount) throws InterruptedException {
-        Map<Op, Long> counts = mount.requestCounts();
-        for (int i = 0; i < 50; i++) {
-            Thread.sleep(20);
-            Map<Op, Long> again = mount.requestCounts();
-            if (again.equals(counts) && again.getOrDefault(Op.OPENDIR, 0L).equals(again.getOrDefault(Op.RELEASEDIR, 0L))) {
-                return again;
-            }
-            counts = again;
-        }
-        return counts;
-    }
-
-    private static Map<Op, Long> minus(Map<Op, Long> after, Map<Op, Long> before) {
-        Map<Op, Long> d = new EnumMap<>(Op.class);
-        after.forEach((op, n) -> {
-            long v = n - before.getOrDefault(op, 0L);
-            if (v != 0) {
-                d.put(op, v);
-            }
-        });
-        return d;
+        return RequestCounts.settled(mount::requestCounts, Op.OPENDIR, Op.RELEASEDIR);
     }
 }

@@ -1,6 +1,7 @@
 package org.containerfs.fuse.lowlevel;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -62,19 +63,24 @@ public final class InodeTable {
     private record Key(long parent, String name) {}
 
     private final Node root = new Node(ROOT, 0, null, "");
-    private final Map<Long, Node> byIno = new HashMap<>();
+    /**
+     * Nodes by inode number: numbers are dense (freed ones are reused first), so an array indexed by
+     * number, as long as the most inodes the kernel knew at once, instead of a map of boxed numbers.
+     */
+    private Node[] byIno = new Node[1024];
     private final Map<Key, Node> byName = new HashMap<>();
     private final ArrayDeque<Long> freeNumbers = new ArrayDeque<>();
     private long nextIno = ROOT + 1;
     private long generations;
+    private int size = 1;
 
     public InodeTable() {
-        byIno.put(ROOT, root);
+        byIno[(int) ROOT] = root;
     }
 
     /** The node of {@code ino}, or null if the kernel cannot know it (forgotten). */
     public synchronized Node get(long ino) {
-        return byIno.get(ino);
+        return ino > 0 && ino < byIno.length ? byIno[(int) ino] : null;
     }
 
     /** The node of {@code name} in {@code parent} if the kernel knows it, else null (no lookup counted). */
@@ -90,7 +96,11 @@ public final class InodeTable {
             Long reused = freeNumbers.pollFirst();
             n = reused == null ? new Node(nextIno++, 0, parent, name) : new Node(reused, ++generations, parent, name);
             byName.put(key, n);
-            byIno.put(n.ino, n);
+            if (n.ino >= byIno.length) {
+                byIno = Arrays.copyOf(byIno, (int) Math.min(Integer.MAX_VALUE - 8, n.ino * 2));
+            }
+            byIno[(int) n.ino] = n;
+            size++;
         }
         n.lookups++;
         return n;
@@ -98,7 +108,7 @@ public final class InodeTable {
 
     /** The kernel forgets {@code count} lookups; returns whether the inode was freed. */
     public synchronized boolean forget(long ino, long count) {
-        Node n = byIno.get(ino);
+        Node n = get(ino);
         if (n == null || n == root) {
             return false;
         }
@@ -106,7 +116,8 @@ public final class InodeTable {
         if (n.lookups > 0) {
             return false;
         }
-        byIno.remove(ino);
+        byIno[(int) ino] = null;
+        size--;
         byName.remove(new Key(n.parent.ino, n.name), n);
         freeNumbers.addLast(ino);
         return true;
@@ -114,7 +125,7 @@ public final class InodeTable {
 
     /** Inodes the kernel knows, the root included. */
     public synchronized int size() {
-        return byIno.size();
+        return size;
     }
 
     public Node root() {

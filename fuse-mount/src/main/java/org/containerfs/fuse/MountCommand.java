@@ -84,6 +84,14 @@ public final class MountCommand implements Callable<Integer> {
     @Option(names = "--debug", description = "libfuse debug output (every request)")
     boolean debug;
 
+    /** Which libfuse API serves the mount. */
+    enum Engine { highlevel, lowlevel }
+
+    @Option(names = "--engine", paramLabel = "<engine>", defaultValue = "highlevel",
+            description = "highlevel (jfuse, every feature) or lowlevel (libfuse's low-level API, read-only so far) "
+                    + "(default: ${DEFAULT-VALUE})")
+    Engine engine;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -145,9 +153,11 @@ public final class MountCommand implements Callable<Integer> {
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
                 MountSettings.currentGid(), cacheTimeout, containerName(), options,
                 verbose, debug, readAheadKb);
-        FuseSession session;
+        MountedSession session;
         try {
-            session = FuseSession.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings, log);
+            Path root = fs.getRootDirectories().iterator().next();
+            session = engine == Engine.lowlevel ? LowLevelMount.mount(root, mountPoint, settings, log)
+                    : MountedSession.of(FuseSession.mount(root, mountPoint, settings, log));
         } catch (FuseUnavailableException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: FUSE is not available: " + e.getMessage());
@@ -189,13 +199,13 @@ public final class MountCommand implements Callable<Integer> {
 
     /** Frees FUSE, then closes the container (which commits anything still being written). Once. */
     private static final class Cleanup implements Runnable {
-        private final FuseSession session;
+        private final MountedSession session;
         private final FileSystem fs;
         private final MountLog log;
         private boolean done;
         private boolean ended;
 
-        Cleanup(FuseSession session, FileSystem fs, MountLog log) {
+        Cleanup(MountedSession session, FileSystem fs, MountLog log) {
             this.session = session;
             this.fs = fs;
             this.log = log;
@@ -317,6 +327,7 @@ public final class MountCommand implements Callable<Integer> {
         cmd.add("--cache-timeout=" + cacheTimeout);
         cmd.add("--grace=" + graceSeconds);
         cmd.add("--read-ahead=" + readAheadKb);
+        cmd.add("--engine=" + engine);
         if (verbose) {
             cmd.add("--verbose");
         }

@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.Map;
 import org.cryptomator.jfuse.api.FuseOperations.Operation;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,7 +51,7 @@ class RequestCountTest {
                 Map<Operation, Long> before = settled(ops);
                 String listing = FuseTestSupport.sh("ls", "-lR", m.mountPoint.toString()).ok().out();
                 assertThat(listing.lines().filter(l -> l.startsWith("-r")).count()).isEqualTo(files);
-                Map<Operation, Long> served = minus(settled(ops), before);
+                Map<Operation, Long> served = RequestCounts.minus(settled(ops), before);
                 assertThat(served.getOrDefault(Operation.GET_ATTR, 0L)).as("%s: getattr (LOOKUP) per file? %s", round, served)
                         .isLessThanOrEqualTo(2);
                 assertThat(served.getOrDefault(Operation.GET_XATTR, 0L)).as("%s: getxattr per file? %s", round, served)
@@ -68,28 +67,7 @@ class RequestCountTest {
         }
     }
 
-    /** The counts once RELEASEDIR (sent after close() has returned to ls) has arrived. */
     private static Map<Operation, Long> settled(NioFuseOperations ops) throws InterruptedException {
-        Map<Operation, Long> counts = ops.requestCounts();
-        for (int i = 0; i < 50; i++) {
-            Thread.sleep(20);
-            Map<Operation, Long> again = ops.requestCounts();
-            if (again.equals(counts) && again.getOrDefault(Operation.OPEN_DIR, 0L).equals(again.getOrDefault(Operation.RELEASE_DIR, 0L))) {
-                return again;
-            }
-            counts = again;
-        }
-        return counts;
-    }
-
-    private static Map<Operation, Long> minus(Map<Operation, Long> after, Map<Operation, Long> before) {
-        Map<Operation, Long> d = new EnumMap<>(Operation.class);
-        after.forEach((op, n) -> {
-            long v = n - before.getOrDefault(op, 0L);
-            if (v != 0) {
-                d.put(op, v);
-            }
-        });
-        return d;
+        return RequestCounts.settled(ops::requestCounts, Operation.OPEN_DIR, Operation.RELEASE_DIR);
     }
 }

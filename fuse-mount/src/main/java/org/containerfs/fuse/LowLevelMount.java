@@ -1,0 +1,174 @@
+package org.containerfs.fuse;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.containerfs.fuse.lowlevel.LowLevelLibrary;
+import org.containerfs.fuse.lowlevel.LowLevelSession;
+import org.containerfs.fuse.lowlevel.LowLevelUnavailableException;
+import org.cryptomator.jfuse.api.Fuse;
+
+/**
+ * A read-only mount through libfuse's low-level API ({@code --engine=lowlevel}): the options of
+ * {@link MountSettings} turned into session options and per-reply timeouts, served by
+ * {@link NioLowLevelOperations} on {@code max_threads} threads. Ctrl-C/SIGTERM reach it through
+ * {@link MountCommand}'s shutdown hook, which unmounts ({@link #unmount(Duration)}); the serving
+ * threads end when the kernel ends the connection.
+ */
+public final class LowLevelMount implements MountedSession {
+    /** Options of libfuse's high-level API that the low-level session refuses; read here instead. */
+    private static final List<String> HIGH_LEVEL_OPTIONS = List.of("entry_timeout=", "attr_timeout=",
+            "negative_timeout=", "kernel_cache", "max_threads=", "auto_cache", "ac_attr_timeout=", "use_ino");
+
+    private final LowLevelSession session;
+    private final NioLowLevelOperations operations;
+    private final Path mountPoint;
+    private final MountLog log;
+
+    private LowLevelMount(LowLevelSession session, NioLowLevelOperations operations, Path mountPoint, MountLog log) {
+        this.session = session;
+        this.operations = operations;
+        this.mountPoint = mountPoint;
+        this.log = log;
+    }
+
+    /** Mounts {@code root} (a directory of any NIO file system) read-only at {@code mountPoint}. */
+    public static LowLevelMount mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
+            throws FuseUnavailableException, IOException {
+        if (!settings.readOnly()) {
+            throw new IOException("the low-level engine mounts read-only so far: drop --rw or use --engine=highlevel");
+        }
+        Path libfuse = LibFuse.locate();
+        LibFuse.checkDevice();
+        if (settings.autoUnmount()) {
+            LibFuse.fusermount();
+        }
+        LowLevelLibrary lib;
+        try {
+            lib = LowLevelLibrary.load(libfuse);
+        } catch (LowLevelUnavailableException e) {
+            throw new FuseUnavailableException(e.getMessage(), e);
+        }
+        Path mp = checkMountPoint(mountPoint, settings);
+        double entryTimeout = option(settings, "entry_timeout=", settings.cacheTimeout());
+        double attrTimeout = option(settings, "attr_timeout=", settings.cacheTimeout());
+        int threads = (int) option(settings, "max_threads=", MountSettings.defaultWorkers());
+        NioLowLevelOperations ops = new NioLowLevelOperations(root, new ErrnoTable(Fuse.builder().errno()),
+                settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
+        LowLevelSession session = LowLevelSession.mount(lib, ops, mp, sessionArguments(settings), Math.max(1, threads),
+                log::error);
+        log.info("libfuse " + lib.packageVersion() + ", low-level engine, " + threads + " serving thread(s)");
+        if (settings.readAheadKb() > 0) {
+            FuseSession.setReadAhead(mp, settings.readAheadKb(), log);
+        }
+        return new LowLevelMount(session, ops, mp, log);
+    }
+
+    /** The mount point as mountinfo names it, refused if missing, already mounted, or not empty (without -o nonempty). */
+    static Path checkMountPoint(Path mountPoint, MountSettings settings) throws IOException {
+        Path mp = FuseSession.canonical(mountPoint);
+        if (!Files.isDirectory(mp)) {
+            throw new IOException("mount point " + mp + " is not an existing directory");
+        }
+        if (FuseSession.isMounted(mp)) {
+            throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
+        }
+        if (!settings.allowNonEmpty()) {
+            try (var entries = Files.list(mp)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException("mount point " + mp + " is not empty: the mount would hide its contents "
+                            + "(use an empty directory, or -o nonempty to mount over it anyway)");
+                }
+            }
+        }
+        return mp;
+    }
+
+    /**
+     * What {@code fuse_session_new} takes: the mount options ({@code ro}, {@code default_permissions},
+     * {@code auto_unmount}, {@code fsname}, {@code subtype}, the user's {@code -o} options that are not
+     * the high-level API's) and {@code -d} for --debug.
+     */
+    static List<String> sessionArguments(MountSettings settings) {
+        List<String> opts = new ArrayList<>();
+        if (settings.readOnly()) {
+            opts.add("ro");
+        }
+        opts.add("default_permissions");
+        if (settings.autoUnmount()) {
+            opts.add("auto_unmount");
+        }
+        opts.add("fsname=" + MountSettings.escape(settings.fsName()));
+        opts.add("subtype=containerfs");
+        for (String o : settings.extraOptions()) {
+            if (!o.equals(MountSettings.NONEMPTY) && HIGH_LEVEL_OPTIONS.stream().noneMatch(o::startsWith)) {
+                opts.add(o);
+            }
+        }
+        List<String> args = new ArrayList<>();
+        if (settings.debug()) {
+            args.add("-d");
+        }
+        args.add("-o");
+        args.add(String.join(",", opts));
+        return args;
+    }
+
+    /** The last {@code -o name=value} of the settings as a number, or {@code otherwise}. */
+    private static double option(MountSettings settings, String prefix, double otherwise) {
+        double value = otherwise;
+        for (String o : settings.extraOptions()) {
+            if (o.startsWith(prefix)) {
+                try {
+                    value = Double.parseDouble(o.substring(prefix.length()));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("-o " + o + ": not a number");
+                }
+            }
+        }
+        return value;
+    }
+
+    @Override
+    public Path mountPoint() {
+        return mountPoint;
+    }
+
+    public NioLowLevelOperations operations() {
+        return operations;
+    }
+
+    public Map<LowLevelSession.Op, Long> requestCounts() {
+        return session.requestCounts();
+    }
+
+    @Override
+    public boolean ended() {
+        return session.ended();
+    }
+
+    @Override
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
+        return session.awaitEnd(timeout);
+    }
+
+    @Override
+    public boolean unmount(Duration grace) throws InterruptedException {
+        return MountedSession.unmountWithGrace(this, grace, log);
+    }
+
+    @Override
+    public synchronized void close() {
+        log.info("requests served: " + session.requestCounts() + "; inodes known at the end: "
+                + operations.knownInodes());
+        if (!ended()) {
+            log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");
+            return;
+        }
+        session.close();
+    }
+}

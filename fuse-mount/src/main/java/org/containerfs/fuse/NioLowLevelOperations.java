@@ -1,0 +1,456 @@
+package org.containerfs.fuse;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.containerfs.fuse.lowlevel.Connection;
+import org.containerfs.fuse.lowlevel.Errno;
+import org.containerfs.fuse.lowlevel.FileAttributes;
+import org.containerfs.fuse.lowlevel.InodeTable;
+import org.containerfs.fuse.lowlevel.LowLevelOperations;
+import org.containerfs.fuse.lowlevel.Request;
+
+/**
+ * A read-only {@link java.nio.file.FileSystem} served through the low-level API: requests name
+ * inodes, which {@link InodeTable} maps to paths for as long as the kernel knows them. Like
+ * {@link NioFuseOperations} it knows nothing of container formats; errno values come from
+ * {@link ErrnoTable}, attributes as there (0444 files, 0555 directories, st_blocks, one link).
+ *
+ * <p>Caching, per reply: entries and attributes live {@code entryTimeout}/{@code attrTimeout}; with
+ * {@code cacheContents} a file's pages are kept across opens ({@code keep_cache}) and directory
+ * listings are cached by the kernel ({@code cache_readdir}), kept across opens as long as neither the
+ * file store's size (a container's file size) nor the directory's modification time changed since
+ * the kernel last listed it: a container that grows is listed afresh at the next open.
+ */
+public final class NioLowLevelOperations implements LowLevelOperations {
+    /** The d_ino of a plain directory entry whose inode the kernel has not looked up (as libfuse's high-level API). */
+    private static final long UNKNOWN_INO = 0xffffffffL;
+    private static final int O_ACCMODE = 3;
+    private static final long BLOCK = 4096;
+
+    private final Path root;
+    private final ErrnoTable errors;
+    private final MountLog log;
+    private final int uid;
+    private final int gid;
+    private final double entryTimeout;
+    private final double attrTimeout;
+    private final boolean cacheContents;
+    private final int maxRead;
+    private final List<String> xattrViews;
+    private final InodeTable inodes = new InodeTable();
+    private final Map<Long, Object> handles = new ConcurrentHashMap<>();
+    private final AtomicLong nextHandle = new AtomicLong(1);
+    /** Per directory inode: the state the kernel's cached listing of it was made in. */
+    private final Map<Long, ListingStamp> listed = new ConcurrentHashMap<>();
+
+    private record ListingStamp(long storeSize, FileTime modified) {}
+
+    private record ReadHandle(SeekableByteChannel channel) {}
+
+    /** An open directory: its entries, listed at the first readdir (offset 0) and served by offset. */
+    private static final class DirHandle {
+        volatile List<Map.Entry<String, BasicFileAttributes>> entries;
+    }
+
+    /**
+     * @param root          the directory shown as the mount's root
+     * @param cacheContents let the kernel keep file pages and directory listings across opens
+     * @param maxRead       the {@code -o max_read} of the mount (0: none), repeated at init as libfuse 3.14 requires
+     */
+    public NioLowLevelOperations(Path root, ErrnoTable errors, int uid, int gid, double entryTimeout,
+            double attrTimeout, boolean cacheContents, int maxRead, MountLog log) {
+        this.root = root;
+        this.errors = errors;
+        this.uid = uid;
+        this.gid = gid;
+        this.entryTimeout = entryTimeout;
+        this.attrTimeout = attrTimeout;
+        this.cacheContents = cacheContents;
+        this.maxRead = maxRead;
+        this.log = log;
+        List<String> views = new ArrayList<>(new TreeSet<>(root.getFileSystem().supportedFileAttributeViews()));
+        views.remove("basic");
+        this.xattrViews = List.copyOf(views);
+    }
+
+    /** Inodes the kernel currently knows (the root included): what {@code forget} frees. */
+    public int knownInodes() {
+        return inodes.size();
+    }
+
+    /** Open file and directory handles. */
+    public int openHandles() {
+        return handles.size();
+    }
+
+    /**
+     * READDIRPLUS always, not "auto": with auto the kernel asks plain READDIR for every page after the
+     * first until a child is looked up, and {@code ls -lR} reads a whole directory before it stats
+     * anything, so a root of 10,000 messages cost 11 plain pages and 9,798 LOOKUPs. Writeback caching
+     * stays off (appends must reach the file system in order).
+     */
+    @Override
+    public void init(Connection c) {
+        int want = c.want() | Connection.CAP_ASYNC_READ | Connection.CAP_READDIRPLUS | Connection.CAP_SPLICE_WRITE
+                | Connection.CAP_SPLICE_MOVE;
+        c.want(want & ~Connection.CAP_READDIRPLUS_AUTO & ~Connection.CAP_WRITEBACK_CACHE);
+        if (maxRead > 0) {
+            c.maxRead(maxRead);
+        }
+        log.info("FUSE session started (low-level engine, protocol " + c.protocolMajor() + "." + c.protocolMinor() + ")");
+    }
+
+    // ---- plumbing ----------------------------------------------------------------------------
+
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code body}; a failure answers the request with the errno of {@link ErrnoTable}. */
+    private void guard(Request r, String op, long ino, Body body) {
+        try {
+            body.run();
+        } catch (Exception | OutOfMemoryError e) {
+            int errno = errors.errnoOf(e);
+            if (!ErrnoTable.routine(e)) {
+                log.warn(op + " " + describeInode(ino) + ": " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " -> errno " + errno);
+            }
+            r.error(errno);
+        }
+    }
+
+    private String describeInode(long ino) {
+        InodeTable.Node n = inodes.get(ino);
+        return n == null ? "inode " + ino : n.path();
+    }
+
+    /** The path of a known inode; null (and the request answered ESTALE) if the kernel names a forgotten one. */
+    private Path pathOf(Request r, long ino) {
+        InodeTable.Node n = inodes.get(ino);
+        if (n == null) {
+            r.error(Errno.ESTALE);
+            return null;
+        }
+        return resolve(n.path());
+    }
+
+    private Path resolve(String treePath) {
+        return treePath.equals("/") ? root : root.resolve(treePath.substring(1));
+    }
+
+    private FileAttributes attributes(long ino, BasicFileAttributes a) {
+        int mode = a.isDirectory() ? FileAttributes.S_IFDIR | 0555 : FileAttributes.S_IFREG | 0444;
+        Instant m = a.lastModifiedTime() == null ? Instant.EPOCH : a.lastModifiedTime().toInstant();
+        Instant at = a.lastAccessTime() == null ? m : a.lastAccessTime().toInstant();
+        return new FileAttributes(ino, mode, a.size(), StatBlocks.blocksOf(a.size()), uid, gid, m.getEpochSecond(),
+                m.getNano(), at.getEpochSecond(), at.getNano());
+    }
+
+    // ---- names and attributes ------------------------------------------------------------------
+
+    @Override
+    public void lookup(Request r, long parent, String name) {
+        guard(r, "lookup", parent, () -> {
+            InodeTable.Node dir = inodes.get(parent);
+            if (dir == null) {
+                r.error(Errno.ESTALE);
+                return;
+            }
+            if (name.length() > NioFuseOperations.NAME_MAX / 4
+                    && name.getBytes(StandardCharsets.UTF_8).length > NioFuseOperations.NAME_MAX) {
+                r.error(Errno.ENAMETOOLONG);
+                return;
+            }
+            BasicFileAttributes a = Files.readAttributes(resolve(dir.path()).resolve(name), BasicFileAttributes.class);
+            InodeTable.Node n = inodes.lookup(dir, name);
+            r.entry(attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout);
+        });
+    }
+
+    @Override
+    public void forget(long ino, long count) {
+        if (inodes.forget(ino, count)) {
+            listed.remove(ino);
+        }
+    }
+
+    @Override
+    public void getattr(Request r, long ino) {
+        guard(r, "getattr", ino, () -> {
+            Path p = pathOf(r, ino);
+            if (p != null) {
+                r.attributes(attributes(ino, Files.readAttributes(p, BasicFileAttributes.class)), attrTimeout);
+            }
+        });
+    }
+
+    @Override
+    public void statfs(Request r, long ino) {
+        guard(r, "statfs", ino, () -> {
+            long total = Files.getFileStore(root).getTotalSpace();
+            r.statfs(BLOCK, (total + BLOCK - 1) / BLOCK, 0, 0, NioFuseOperations.NAME_MAX);
+        });
+    }
+
+    // ---- directories ---------------------------------------------------------------------------
+
+    @Override
+    public void opendir(Request r, long ino) {
+        guard(r, "opendir", ino, () -> {
+            Path p = pathOf(r, ino);
+            if (p == null) {
+                return;
+            }
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+            if (!a.isDirectory()) {
+                r.error(Errno.ENOTDIR);
+                return;
+            }
+            boolean keep = false;
+            if (cacheContents) {
+                ListingStamp now = new ListingStamp(storeSize(), a.lastModifiedTime());
+                keep = now.equals(listed.put(ino, now));
+            }
+            long fh = nextHandle.getAndIncrement();
+            handles.put(fh, new DirHandle());
+            r.opened(fh, keep, cacheContents);
+        });
+    }
+
+    private long storeSize() {
+        try {
+            FileStore store = Files.getFileStore(root);
+            return store.getTotalSpace();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void readdir(Request r, long ino, long offset, Request.Listing out) {
+        guard(r, "readdir", ino, () -> {
+            InodeTable.Node dir = inodes.get(ino);
+            if (dir == null || !(handles.get(r.fileHandle()) instanceof DirHandle dh)) {
+                r.error(dir == null ? Errno.ESTALE : Errno.EBADF);
+                return;
+            }
+            List<Map.Entry<String, BasicFileAttributes>> entries = dh.entries;
+            if (entries == null || offset == 0) {
+                entries = list(resolve(dir.path()));
+                dh.entries = entries;
+            }
+            // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it
+            for (long i = offset; i < entries.size() + 2L; i++) {
+                boolean added;
+                if (i < 2) {
+                    long dotIno = i == 0 || dir.parent() == null ? ino : dir.parent().ino();
+                    FileAttributes dot = new FileAttributes(dotIno, FileAttributes.S_IFDIR, 0, 0, uid, gid, 0, 0, 0, 0);
+                    added = out.plus() ? out.addPlus(i == 0 ? "." : "..", 0, dot, 0, 0, 0, i + 1)
+                            : out.add(i == 0 ? "." : "..", dotIno, FileAttributes.S_IFDIR, i + 1);
+                } else {
+                    Map.Entry<String, BasicFileAttributes> e = entries.get((int) (i - 2));
+                    added = out.plus() ? addPlus(out, dir, e.getKey(), e.getValue(), i + 1)
+                            : addPlain(out, dir, e.getKey(), e.getValue(), i + 1);
+                }
+                if (!added) {
+                    break; // the reply is full: the kernel asks again from this offset
+                }
+            }
+            out.send();
+        });
+    }
+
+    /** A plain entry: name, type and the inode number if the kernel knows the inode already. */
+    private boolean addPlain(Request.Listing out, InodeTable.Node dir, String name, BasicFileAttributes a, long next) {
+        InodeTable.Node known = inodes.peek(dir.ino(), name);
+        return out.add(name, known == null ? UNKNOWN_INO : known.ino(),
+                a.isDirectory() ? FileAttributes.S_IFDIR : FileAttributes.S_IFREG, next);
+    }
+
+    /** An entry with attributes: a lookup for the kernel, taken back if the entry did not fit. */
+    private boolean addPlus(Request.Listing out, InodeTable.Node dir, String name, BasicFileAttributes a, long next) {
+        InodeTable.Node n = inodes.lookup(dir, name);
+        boolean added = out.addPlus(name, n.ino(), attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout, next);
+        if (!added) {
+            forget(n.ino(), 1);
+        }
+        return added;
+    }
+
+    /** A directory's entries with their attributes (listing is where a live container notices growth). */
+    private static List<Map.Entry<String, BasicFileAttributes>> list(Path dir) throws IOException {
+        List<Map.Entry<String, BasicFileAttributes>> entries = new ArrayList<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
+            for (Path child : children) {
+                try {
+                    entries.add(Map.entry(child.getFileName().toString(),
+                            Files.readAttributes(child, BasicFileAttributes.class)));
+                } catch (NoSuchFileException gone) {
+                    // removed between listing and reading: not listed
+                }
+            }
+        }
+        return entries;
+    }
+
+    @Override
+    public void releasedir(Request r, long ino) {
+        handles.remove(r.fileHandle());
+        r.error(0);
+    }
+
+    // ---- files ---------------------------------------------------------------------------------
+
+    @Override
+    public void open(Request r, long ino) {
+        guard(r, "open", ino, () -> {
+            Path p = pathOf(r, ino);
+            if (p == null) {
+                return;
+            }
+            if ((r.openFlags() & O_ACCMODE) != 0) {
+                r.error(Errno.EROFS);
+                return;
+            }
+            if (Files.isDirectory(p)) {
+                r.error(Errno.EISDIR);
+                return;
+            }
+            SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.READ);
+            long fh = nextHandle.getAndIncrement();
+            handles.put(fh, new ReadHandle(ch));
+            r.opened(fh, cacheContents, false);
+        });
+    }
+
+    /**
+     * A read: positional reads into the reply buffer until {@code size} bytes or the end of the file;
+     * a failure midway is an error, never a short read (the kernel would take it for the end).
+     */
+    @Override
+    public void read(Request r, long ino, long size, long offset) {
+        guard(r, "read", ino, () -> {
+            if (!(handles.get(r.fileHandle()) instanceof ReadHandle h)) {
+                r.error(Errno.EBADF);
+                return;
+            }
+            ByteBuffer buf = r.dataBuffer((int) Math.min(size, Integer.MAX_VALUE));
+            while (buf.hasRemaining()) {
+                int n = readAt(h.channel(), buf, offset + buf.position());
+                if (n <= 0) {
+                    break;
+                }
+            }
+            r.data(buf);
+        });
+    }
+
+    private static int readAt(SeekableByteChannel ch, ByteBuffer dst, long position) throws IOException {
+        if (ch instanceof FileChannel fc) {
+            return fc.read(dst, position);
+        }
+        synchronized (ch) {
+            ch.position(position);
+            return ch.read(dst);
+        }
+    }
+
+    @Override
+    public void release(Request r, long ino) {
+        guard(r, "release", ino, () -> {
+            if (handles.remove(r.fileHandle()) instanceof ReadHandle h) {
+                h.channel().close();
+            }
+            r.error(0);
+        });
+    }
+
+    // ---- extended attributes ---------------------------------------------------------------------
+
+    @Override
+    public void getxattr(Request r, long ino, String name, long size) {
+        if (NioFuseOperations.neverPresent(name)) {
+            r.error(Errno.ENOTSUP); // GNU ls then stops asking for SELinux labels and ACLs per file
+            return;
+        }
+        if (!name.startsWith("user.")) {
+            r.error(Errno.ENODATA);
+            return;
+        }
+        guard(r, "getxattr", ino, () -> {
+            Path p = pathOf(r, ino);
+            if (p != null) {
+                byte[] v = xattrs(p).get(name);
+                if (v == null) {
+                    r.error(Errno.ENODATA);
+                } else {
+                    r.xattr(v, size);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void listxattr(Request r, long ino, long size) {
+        guard(r, "listxattr", ino, () -> {
+            Path p = pathOf(r, ino);
+            if (p != null) {
+                java.io.ByteArrayOutputStream names = new java.io.ByteArrayOutputStream();
+                for (String name : xattrs(p).keySet()) {
+                    names.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+                    names.write(0);
+                }
+                r.xattr(names.toByteArray(), size);
+            }
+        });
+    }
+
+    /** {@code user.<view>.<name>} to value bytes, for every attribute of every non-basic view. */
+    private Map<String, byte[]> xattrs(Path p) throws IOException {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String view : xattrViews) {
+            Map<String, Object> values;
+            try {
+                values = Files.readAttributes(p, view + ":*");
+            } catch (UnsupportedOperationException | IllegalArgumentException notHere) {
+                continue;
+            }
+            values.forEach((k, v) -> out.put("user." + view + "." + k, NioFuseOperations.valueBytes(v)));
+        }
+        return out;
+    }
+
+    @Override
+    public void destroy() {
+        for (Object h : handles.values()) {
+            if (h instanceof ReadHandle rh) {
+                try {
+                    rh.channel().close();
+                } catch (IOException ignored) {
+                    // the file system closes with the mount
+                }
+            }
+        }
+        handles.clear();
+    }
+}

@@ -1,0 +1,149 @@
+package org.containerfs.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.containerfs.fuse.FuseTestSupport.MountProcess;
+import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.lowlevel.LowLevelSession.Op;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The low-level engine as the kernel drives it: requests per {@code ls -lR} (READDIRPLUS, no LOOKUP per
+ * file, the second walk served from the kernel's caches), the inode table freed by the kernel's
+ * FORGETs, SIGTERM and Ctrl-C unmounting the command's mount, and its refusals.
+ */
+class LowLevelMountTest {
+    private static final int MESSAGES = 30;
+    private static final int RECORDS_PER_MESSAGE = 40;
+
+    @TempDir
+    static Path dir;
+    static Path container;
+
+    @BeforeAll
+    static void container() throws Exception {
+        FuseTestSupport.requireFuse();
+        container = dir.resolve("many.lime");
+        try (FileSystem fs = ParallelReadersTest.lime().newFileSystem(container, Map.of("create", "true"))) {
+            for (int m = 1; m <= MESSAGES; m++) {
+                Path message = Files.createDirectory(fs.getPath(String.format("/msg%02d", m)));
+                for (int r = 1; r <= RECORDS_PER_MESSAGE; r++) {
+                    try (OutputStream out = Files.newOutputStream(message.resolve(String.format("rec%02d.bin", r)))) {
+                        out.write(ByteBuffer.allocate(16).putInt(m).putInt(r).array());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void lsMinusLrNeedsNoLookupPerFileAndTheSecondWalkNoListing() throws Exception {
+        int directories = MESSAGES + 1;
+        int files = MESSAGES * RECORDS_PER_MESSAGE;
+        Path mp = Files.createDirectory(dir.resolve("requests"));
+        try (LowLevelTestMount m = LowLevelTestMount.mount(container, mp)) {
+            FuseTestSupport.sh("stat", m.mountPoint.toString()).ok();
+            Map<Op, Long> before = settled(m.mount);
+            assertThat(lsMinusLr(m)).isEqualTo(files);
+            Map<Op, Long> first = RequestCounts.minus(settled(m.mount), before);
+            assertThat(first.getOrDefault(Op.LOOKUP, 0L)).as("LOOKUP per file? %s", first).isLessThanOrEqualTo(2);
+            assertThat(first.getOrDefault(Op.GETATTR, 0L)).as("GETATTR per file? %s", first).isLessThanOrEqualTo(2);
+            assertThat(first.getOrDefault(Op.READDIRPLUS, 0L)).as("%s", first).isBetween((long) directories,
+                    2L * directories);
+            assertThat(first.getOrDefault(Op.GETXATTR, 0L)).as("%s", first).isLessThanOrEqualTo(4);
+            assertThat(m.mount.operations().knownInodes()).as("every listed entry is known to the kernel")
+                    .isGreaterThanOrEqualTo(files + directories);
+
+            Map<Op, Long> beforeAgain = settled(m.mount);
+            assertThat(lsMinusLr(m)).isEqualTo(files);
+            Map<Op, Long> again = RequestCounts.minus(settled(m.mount), beforeAgain);
+            assertThat(again.getOrDefault(Op.READDIRPLUS, 0L) + again.getOrDefault(Op.READDIR, 0L))
+                    .as("listings served from the kernel's cache: %s", again).isZero();
+            assertThat(again.getOrDefault(Op.OPENDIR, 0L)).as("%s", again).isEqualTo(directories);
+            long total = again.values().stream().mapToLong(Long::longValue).sum();
+            assertThat(total).as("second walk: %s", again).isLessThanOrEqualTo(2L * directories + 4);
+        }
+    }
+
+    @Test
+    void forgottenInodesAreFreed() throws Exception {
+        Path mp = Files.createDirectory(dir.resolve("forget"));
+        try (LowLevelTestMount m = LowLevelTestMount.mount(container, mp)) {
+            assertThat(lsMinusLr(m)).isEqualTo(MESSAGES * RECORDS_PER_MESSAGE);
+            int known = m.mount.operations().knownInodes();
+            assertThat(known).isGreaterThan(MESSAGES * RECORDS_PER_MESSAGE);
+            Result drop = FuseTestSupport.sh("sh", "-c", "sync; echo 2 > /proc/sys/vm/drop_caches");
+            Assumptions.assumeTrue(drop.exit() == 0, "dropping the kernel's caches needs root: " + drop.stderr());
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (m.mount.operations().knownInodes() > MESSAGES && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(m.mount.operations().knownInodes()).as("inodes after the kernel dropped its caches (%d before)",
+                    known).isLessThanOrEqualTo(MESSAGES);
+            assertThat(m.mount.requestCounts().getOrDefault(Op.FORGET, 0L)
+                    + m.mount.requestCounts().getOrDefault(Op.FORGET_MULTI, 0L)).isPositive();
+            // forgotten names are looked up afresh (a new inode number or a reused one with a new generation)
+            assertThat(FuseTestSupport.sh("cat", m.path("/msg02/rec03.bin").toString()).ok().stdout())
+                    .isEqualTo(ByteBuffer.allocate(16).putInt(2).putInt(3).array());
+        }
+    }
+
+    @Test
+    void sigtermUnmountsTheCommandsMount() throws Exception {
+        Path mp = Files.createDirectory(dir.resolve("sigterm"));
+        try (MountProcess p = MountProcess.start(container, mp, "--engine=lowlevel", "-v")) {
+            assertThat(FuseTestSupport.sh("ls", mp.resolve("msg01").toString()).ok().lines()).hasSize(RECORDS_PER_MESSAGE);
+            p.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
+            assertThat(p.awaitExit(Duration.ofSeconds(30))).as("exit code; log:%n%s", p.output()).isZero();
+            FuseTestSupport.awaitUnmounted(mp, Duration.ofSeconds(5));
+            assertThat(p.output()).contains("low-level engine").contains("signal received: unmounting").contains("unmounted " + mp);
+        }
+    }
+
+    @Test
+    void unmountedFromOutsideTheCommandEnds() throws Exception {
+        Path mp = Files.createDirectory(dir.resolve("external"));
+        try (MountProcess p = MountProcess.start(container, mp, "--engine=lowlevel")) {
+            assertThat(Fusermount.unmount(mp, false).ok()).isTrue();
+            assertThat(p.awaitExit(Duration.ofSeconds(30))).as("exit code; log:%n%s", p.output()).isZero();
+        }
+    }
+
+    @Test
+    void writableMountsAreRefusedForNow() throws Exception {
+        Path mp = Files.createDirectory(dir.resolve("rw"));
+        Result r = FuseTestSupport.mountCommand(Duration.ofSeconds(30), mp, container.toString(), mp.toString(), "--rw",
+                "--engine=lowlevel");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr()).contains("read-only so far");
+        assertThat(FuseSession.isMounted(mp)).isFalse();
+    }
+
+    @Test
+    void highLevelOptionsBecomeTimeoutsAndThreadsNotSessionOptions() {
+        MountSettings s = MountSettings.defaults("/data/a,b.lime").withExtraOptions(
+                List.of("allow_other", "attr_timeout=1", "kernel_cache", "max_threads=3", "nonempty"));
+        assertThat(LowLevelMount.sessionArguments(s)).containsExactly("-o",
+                "ro,default_permissions,auto_unmount,fsname=/data/a\\,b.lime,subtype=containerfs,allow_other");
+    }
+
+    private static long lsMinusLr(LowLevelTestMount m) {
+        return FuseTestSupport.sh("ls", "-lR", m.mountPoint.toString()).ok().lines().stream()
+                .filter(l -> l.startsWith("-r")).count();
+    }
+
+    private static Map<Op, Long> settled(LowLevelMount mount) throws InterruptedException {
+        return RequestCounts.settled(mount::requestCounts, Op.OPENDIR, Op.RELEASEDIR);
+    }
+}

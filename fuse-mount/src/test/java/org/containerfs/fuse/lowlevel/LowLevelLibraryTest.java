@@ -1,0 +1,34 @@
+package org.containerfs.fuse.lowlevel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.containerfs.fuse.LibFuse;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+class LowLevelLibraryTest {
+    @Test
+    void theInstalledLibfuseIsBoundWithItsVersion() throws Exception {
+        Path libfuse;
+        try {
+            libfuse = LibFuse.locate();
+        } catch (org.containerfs.fuse.FuseUnavailableException e) {
+            Assumptions.abort("no libfuse3 here: " + e.getMessage());
+            return;
+        }
+        LowLevelLibrary lib = LowLevelLibrary.load(libfuse);
+        assertThat(lib.version()).isGreaterThanOrEqualTo(LowLevelLibrary.MINIMUM_VERSION);
+        assertThat(lib.packageVersion()).startsWith("3.");
+    }
+
+    @Test
+    void aLibraryWithoutTheLowLevelApiIsRefusedByName() {
+        Path notFuse = Path.of("/lib/x86_64-linux-gnu/libz.so.1");
+        Assumptions.assumeTrue(Files.isRegularFile(notFuse), "no libz at " + notFuse);
+        assertThatThrownBy(() -> LowLevelLibrary.load(notFuse)).isInstanceOf(LowLevelUnavailableException.class)
+                .hasMessageContaining("has no fuse_version");
+    }
+}

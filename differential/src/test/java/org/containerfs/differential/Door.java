@@ -24,6 +24,14 @@ interface Door extends AutoCloseable {
         return inputsOfOneFormat;
     }
 
+    /**
+     * Whether {@link #answer} may run for several inputs at once (on {@link Ahead}'s threads); a door with one
+     * mount point may not.
+     */
+    default boolean concurrent() {
+        return true;
+    }
+
     /** The door's normalized answer for one input. */
     Answer answer(Input input) throws Exception;
 

@@ -17,7 +17,7 @@ final class InfoAndVerify {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static Void check(Input input, Answer walk) throws Exception {
+    static void check(Input input, Answer walk) {
         String container = input.file().toString();
         SoftAssertions softly = new SoftAssertions();
         CliDoor.Run verify = CliDoor.run("verify", "--json", container);
@@ -44,7 +44,6 @@ final class InfoAndVerify {
             }
         }
         softly.assertAll();
-        return null;
     }
 
     private static List<String> unreadable(Answer walk) {

@@ -80,6 +80,12 @@ final class MountDoor implements Door {
         return selected;
     }
 
+    /** One mount point, one mount at a time. */
+    @Override
+    public boolean concurrent() {
+        return false;
+    }
+
     @Override
     public Answer answer(Input input) throws Exception {
         FileSystem fs;

@@ -128,8 +128,8 @@ final class SparkDoor implements Door {
         return load(spark, directory).count();
     }
 
-    /** Every distinct (container, format) value of the load. */
-    List<Row> containers(Path directory) {
-        return load(spark, directory).select("container", "format").distinct().collectAsList();
+    /** Every distinct (container, format) value of a load of {@code paths} (a directory, a glob). */
+    List<Row> containers(String paths) {
+        return spark.read().format("containerfs").load(paths).select("container", "format").distinct().collectAsList();
     }
 }

@@ -8,10 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.containerfs.cli.Containerfs;
 
@@ -44,11 +42,6 @@ final class CliDoor implements Door {
     @Override
     public String name() {
         return "cli";
-    }
-
-    @Override
-    public Set<Aspect> aspects() {
-        return EnumSet.allOf(Aspect.class);
     }
 
     @Override

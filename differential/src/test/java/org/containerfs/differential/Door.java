@@ -13,8 +13,10 @@ import java.util.Set;
 interface Door extends AutoCloseable {
     String name();
 
-    /** What this door can observe; the reference is compared through the same aspects. */
-    Set<Aspect> aspects();
+    /** What this door can observe (by default everything); the reference is compared through the same aspects. */
+    default Set<Aspect> aspects() {
+        return java.util.EnumSet.allOf(Aspect.class);
+    }
 
     /**
      * The inputs of one format this door is asked about: all of them, unless a door that costs a lot per

@@ -1,8 +1,6 @@
 package org.containerfs.differential;
 
-import java.util.EnumSet;
 import java.util.Map;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.containerfs.core.ContainerFileSystems;
 import org.containerfs.hadoop.HadoopContainerInput;
@@ -14,11 +12,6 @@ final class HadoopDoor implements Door {
     @Override
     public String name() {
         return "hadoop";
-    }
-
-    @Override
-    public Set<Aspect> aspects() {
-        return EnumSet.allOf(Aspect.class);
     }
 
     @Override

@@ -8,10 +8,8 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.containerfs.fuse.FuseSession;
@@ -46,11 +44,6 @@ final class MountDoor implements Door {
     @Override
     public String name() {
         return "mount";
-    }
-
-    @Override
-    public Set<Aspect> aspects() {
-        return EnumSet.allOf(Aspect.class);
     }
 
     /**

@@ -1,7 +1,5 @@
 package org.containerfs.differential;
 
-import java.util.EnumSet;
-import java.util.Set;
 import org.containerfs.core.ContainerFileSystems;
 
 /** The reference: the container file opened by the provider (format detected), walked through java.nio. */
@@ -9,11 +7,6 @@ final class NioDoor implements Door {
     @Override
     public String name() {
         return "nio";
-    }
-
-    @Override
-    public Set<Aspect> aspects() {
-        return EnumSet.allOf(Aspect.class);
     }
 
     @Override

@@ -2,8 +2,6 @@ package org.containerfs.differential;
 
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.Set;
 import org.containerfs.s3.S3Containers;
 import org.containerfs.s3.S3TestServer;
 
@@ -24,11 +22,6 @@ final class S3Door implements Door {
     @Override
     public String name() {
         return "s3";
-    }
-
-    @Override
-    public Set<Aspect> aspects() {
-        return EnumSet.allOf(Aspect.class);
     }
 
     @Override

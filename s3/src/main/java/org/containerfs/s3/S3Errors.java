@@ -43,7 +43,8 @@ final class S3Errors {
         if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
                 || e.getCause() instanceof SocketTimeoutException) {
             out = new SocketTimeoutException(name + ": no answer in time while " + doing
-                    + " (" + e.getMessage() + "); the S3 endpoint may be down or unreachable");
+                    + " (" + e.getMessage() + "); the S3 endpoint may be down or unreachable (the limits are env "
+                    + "s3.connectTimeout, s3.requestTimeout and s3.totalTimeout)");
         } else if (e instanceof SdkClientException) {
             out = new IOException(name + ": could not reach the S3 service while " + doing + " ("
                     + e.getMessage() + ")");

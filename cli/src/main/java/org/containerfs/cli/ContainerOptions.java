@@ -59,7 +59,11 @@ final class ContainerOptions {
     /** Opens {@code container} (a file, or an {@code s3://bucket/key} object) read-only with the provider that recognises it. */
     FileSystem open(Path container) throws IOException {
         if (S3Arguments.isS3(container)) {
-            return S3Arguments.open(container, env(container));
+            try {
+                return S3Arguments.open(container, env(container));
+            } catch (ProviderNotFoundException e) {
+                throw notAContainer(container); // the same bytes get the same answer as in a local file
+            }
         }
         if (!Files.exists(container)) {
             throw new NoSuchFileException(container.toString(), null, "no such container file");
@@ -82,9 +86,14 @@ final class ContainerOptions {
         try {
             return FileSystems.newFileSystem(container, map);
         } catch (ProviderNotFoundException e) {
-            throw new CliException(container + ": not a container of a supported format (supported: "
-                    + String.join(", ", supportedFormats()) + ")");
+            throw notAContainer(container);
         }
+    }
+
+    /** Bytes no installed format claims: not damage (verify does not call them DAMAGED), another kind of file. */
+    private static CliException notAContainer(Path container) {
+        return new CliException(name(container) + ": not a container of a supported format (supported: "
+                + String.join(", ", supportedFormats()) + ")");
     }
 
     /**
@@ -110,8 +119,7 @@ final class ContainerOptions {
         try {
             return ContainerFileSystems.open(container, map);
         } catch (ProviderNotFoundException e) {
-            throw new CliException(container + ": not a container of a supported format (supported: "
-                    + String.join(", ", supportedFormats()) + ")");
+            throw notAContainer(container);
         }
     }
 

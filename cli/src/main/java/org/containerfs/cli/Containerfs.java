@@ -119,6 +119,9 @@ public final class Containerfs implements Runnable {
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {
+            if (failed.getCommand() instanceof JsonCommand j && j.jsonRequested()) {
+                jsonError(out, j, Errors.describe(ex));
+            }
             err.println(failed.getCommandSpec().qualifiedName() + ": " + Errors.describe(ex));
             if (debugRequested(parseResult)) {
                 ex.printStackTrace(err);
@@ -127,10 +130,19 @@ public final class Containerfs implements Runnable {
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+            // the option may not have been reached: what was typed decides
+            if (ex.getCommandLine().getCommand() instanceof JsonCommand j && java.util.Arrays.asList(args).contains("--json")) {
+                jsonError(out, j, Errors.safe(ex.getMessage()));
+            }
             err.println(name + ": " + Errors.safe(ex.getMessage()) + " (see '" + name + " --help')");
             return 2;
         });
         return cl;
+    }
+
+    /** A --json command's standard output is JSON even when it fails (docs/json.md): the error as a document. */
+    private static void jsonError(PrintStream out, JsonCommand command, String message) {
+        out.println(Json.of(JsonReports.error(command.container(), message)));
     }
 
     private static boolean debugRequested(ParseResult parseResult) {

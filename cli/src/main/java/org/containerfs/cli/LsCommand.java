@@ -24,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
                 + "(key=value; a true flag is shown by its name; false flags, empty values and a length equal to the size "
                 + "are left out).",
                 "", "Example: containerfs ls -l conf.lime /msg02"})
-final class LsCommand implements Callable<Integer> {
+final class LsCommand implements Callable<Integer>, JsonCommand {
     @ParentCommand
     Containerfs top;
 
@@ -54,6 +54,16 @@ final class LsCommand implements Callable<Integer> {
     String path = "/";
 
     @Override
+    public boolean jsonRequested() {
+        return json;
+    }
+
+    @Override
+    public Path container() {
+        return container;
+    }
+
+    @Override
     public Integer call() throws IOException {
         PrintStream out = top.out();
         try (FileSystem fs = options.open(container)) {
@@ -66,7 +76,7 @@ final class LsCommand implements Callable<Integer> {
             }
             if (json && !recursive) {
                 Map<String, Object> document = new LinkedHashMap<>();
-                document.put("container", container.toString());
+                document.put("container", JsonReports.containerUri(container));
                 document.put("format", JsonReports.format(fs));
                 document.put("path", start.toString());
                 document.put("entries", jsonEntries);

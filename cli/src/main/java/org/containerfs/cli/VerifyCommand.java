@@ -26,7 +26,7 @@ import picocli.CommandLine.ParentCommand;
                 + "reported as 'NOTE /: ...'. The last line is the summary."},
         footer = {"", "Exit status: 0 if the container is sound (an uncommitted tail included), 1 if anything failed.",
                 "", "Example: containerfs verify conf.lime && echo sound"})
-final class VerifyCommand implements Callable<Integer> {
+final class VerifyCommand implements Callable<Integer>, JsonCommand {
     private static final int BUFFER = 1 << 20;
 
     @ParentCommand
@@ -42,7 +42,8 @@ final class VerifyCommand implements Callable<Integer> {
     Path container;
 
     @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
-            + "directories, files, bytesRead, damage (the root's, a list), uncommittedTail (if any), failures: [{path, reason}].")
+            + "directories, files, bytesRead, checked, damage (the root's, a list), uncommittedTail (if any), "
+            + "failures: [{path, reason}]. Standard output is this one document whatever happens.")
     boolean json;
 
     private final java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();
@@ -58,6 +59,16 @@ final class VerifyCommand implements Callable<Integer> {
     private long failures;
 
     @Override
+    public boolean jsonRequested() {
+        return json;
+    }
+
+    @Override
+    public Path container() {
+        return container;
+    }
+
+    @Override
     public Integer call() throws IOException {
         PrintStream out = top.out();
         FileSystem fs;
@@ -67,7 +78,7 @@ final class VerifyCommand implements Callable<Integer> {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
         } catch (IOException | RuntimeException e) {
             if (json) {
-                jsonFailures.add(JsonReports.failure(container.toString(), Errors.describe(e)));
+                jsonFailures.add(JsonReports.failure(JsonReports.containerUri(container), Errors.describe(e)));
                 out.println(Json.of(JsonReports.verify(container, formatName, 0, 0, 0, jsonFailures, null, null)));
                 return 1;
             }
@@ -87,7 +98,7 @@ final class VerifyCommand implements Callable<Integer> {
                     fail(out, root, Values.show(damage));
                 }
                 Object tail = attributes.get("uncommittedTail");
-                if (!Values.isBlank(tail)) {
+                if (!Values.isBlank(tail) && !json) { // with --json it is the document's uncommittedTail
                     out.println("NOTE " + Errors.safe(root.toString()) + ": uncommitted tail (no committed byte lost): "
                             + Values.show(tail));
                 }

@@ -76,6 +76,8 @@ final class VerifyCommand implements Callable<Integer>, JsonCommand {
             fs = options.open(container);
         } catch (CliException | NoSuchFileException notAContainer) {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
+        } catch (java.nio.file.FileSystemException | java.net.SocketException | java.io.InterruptedIOException e) {
+            throw e; // the file or the store could not be reached or was refused: says nothing of the bytes
         } catch (IOException | RuntimeException e) {
             if (json) {
                 jsonFailures.add(JsonReports.failure(JsonReports.containerUri(container), Errors.describe(e)));

@@ -304,6 +304,45 @@ class S3ContainersCliTest {
         assertThat(server.requests()).isEmpty();
     }
 
+    /**
+     * No credentials anywhere: one sentence saying so and where they are looked for; the SDK's long list of its
+     * providers only with --debug. (Profile files pointed away, the instance role lookup off: nothing leaves 127.0.0.1.)
+     */
+    @Test
+    void noCredentialsSaysWhereTheyAreLookedFor(@org.junit.jupiter.api.io.TempDir Path dir) {
+        Map<String, String> away = Map.of("aws.sharedCredentialsFile", dir.resolve("none").toString(),
+                "aws.configFile", dir.resolve("none").toString(), "aws.disableEc2Metadata", "true");
+        Map<String, String> before = new HashMap<>();
+        for (String p : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sharedCredentialsFile", "aws.configFile",
+                "aws.disableEc2Metadata")) {
+            before.put(p, System.getProperty(p));
+        }
+        System.clearProperty("aws.accessKeyId");
+        System.clearProperty("aws.secretAccessKey");
+        away.forEach(System::setProperty);
+        try {
+            String object = "s3://cli/ens/" + GAUGE;
+            Cli.Result r = run("ls", object);
+            assertThat(r.status()).isEqualTo(1);
+            assertThat(r.stderr()).startsWith("containerfs ls: " + object + ": no S3 credentials were found; they are "
+                    + "looked for in the system properties aws.accessKeyId and aws.secretAccessKey, the environment "
+                    + "variables AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+                    .contains("~/.aws/credentials").contains("instance role")
+                    .doesNotContain("Unable to load credentials").hasLineCount(1);
+            Cli.Result debug = run("ls", "--debug", object);
+            assertThat(debug.stderr()).startsWith(r.stderr()).contains("Unable to load credentials");
+            assertThat(server.total()).as("nothing reached the server unsigned").isZero();
+        } finally {
+            before.forEach((p, v) -> {
+                if (v == null) {
+                    System.clearProperty(p);
+                } else {
+                    System.setProperty(p, v);
+                }
+            });
+        }
+    }
+
     private static Object[] concat(List<String> command, String container) {
         Object[] args = new Object[command.size() + 1];
         for (int i = 0; i < command.size(); i++) {

@@ -42,6 +42,8 @@ final class ContainerOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    private boolean warned;
+
     /** Whether long work shows a progress line: --progress, or a terminal on standard error without --quiet. */
     boolean showProgress() {
         return !quiet && (progress || root().stderrIsTerminal());
@@ -125,6 +127,7 @@ final class ContainerOptions {
 
     /** The env map of a writing command: the --env options and --strict. */
     Map<String, Object> writeEnv() {
+        warnOfUnknownKeys();
         Map<String, Object> map = new LinkedHashMap<>(env);
         if (strict) {
             map.put("strict", "true");
@@ -139,6 +142,7 @@ final class ContainerOptions {
 
     /** The env of a read-only open: --env pairs and --strict; a writing option is a usage error. */
     private Map<String, Object> env(Path container) {
+        warnOfUnknownKeys();
         Map<String, Object> map = new LinkedHashMap<>(env);
         for (String writing : List.of("create", "accessMode")) {
             if (map.containsKey(writing)) {
@@ -156,6 +160,21 @@ final class ContainerOptions {
             map.put("strict", "true");
         }
         return map;
+    }
+
+    /** A key nothing reads does nothing: say so on standard error (once per command), naming the nearest known one. */
+    private void warnOfUnknownKeys() {
+        if (warned) {
+            return;
+        }
+        warned = true;
+        for (String key : env.keySet()) {
+            String warning = EnvKeys.warning(key);
+            if (warning != null) {
+                root().err().println(command.qualifiedName() + ": warning: "
+                        + Errors.safe(warning));
+            }
+        }
     }
 
     /** The format a new container's file name selects, or a usage error saying how to choose one. */

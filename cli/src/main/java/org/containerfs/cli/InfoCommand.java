@@ -24,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
                 + "index, lengths) is read, never its data: checksums over the data (G3 frame CRCs, gzip) and encodings are "
                 + "not checked, and the 'checked' line says so; verify reads everything."},
         footer = {"", "Example: containerfs info conf.lime"})
-final class InfoCommand implements Callable<Integer>, JsonCommand {
+final class InfoCommand implements Callable<Integer> {
     @ParentCommand
     Containerfs top;
 
@@ -38,16 +38,6 @@ final class InfoCommand implements Callable<Integer>, JsonCommand {
             + "files, bytes, checked (\"structure\"), damage (a list), uncommittedTail (if any) and the root's attributes "
             + "(raw bytes as hex).")
     boolean json;
-
-    @Override
-    public boolean jsonRequested() {
-        return json;
-    }
-
-    @Override
-    public Path container() {
-        return container;
-    }
 
     @Override
     public Integer call() throws IOException {

@@ -24,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
                 + "(key=value; a true flag is shown by its name; false flags, empty values and a length equal to the size "
                 + "are left out).",
                 "", "Example: containerfs ls -l conf.lime /msg02"})
-final class LsCommand implements Callable<Integer>, JsonCommand {
+final class LsCommand implements Callable<Integer> {
     @ParentCommand
     Containerfs top;
 
@@ -52,16 +52,6 @@ final class LsCommand implements Callable<Integer>, JsonCommand {
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "<path>", description = "A directory or file in the container (default /).")
     String path = "/";
-
-    @Override
-    public boolean jsonRequested() {
-        return json;
-    }
-
-    @Override
-    public Path container() {
-        return container;
-    }
 
     @Override
     public Integer call() throws IOException {

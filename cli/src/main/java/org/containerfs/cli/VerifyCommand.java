@@ -26,7 +26,7 @@ import picocli.CommandLine.ParentCommand;
                 + "reported as 'NOTE /: ...'. The last line is the summary."},
         footer = {"", "Exit status: 0 if the container is sound (an uncommitted tail included), 1 if anything failed.",
                 "", "Example: containerfs verify conf.lime && echo sound"})
-final class VerifyCommand implements Callable<Integer>, JsonCommand {
+final class VerifyCommand implements Callable<Integer> {
     private static final int BUFFER = 1 << 20;
 
     @ParentCommand
@@ -57,16 +57,6 @@ final class VerifyCommand implements Callable<Integer>, JsonCommand {
     private long directories;
     private long bytes;
     private long failures;
-
-    @Override
-    public boolean jsonRequested() {
-        return json;
-    }
-
-    @Override
-    public Path container() {
-        return container;
-    }
 
     @Override
     public Integer call() throws IOException {

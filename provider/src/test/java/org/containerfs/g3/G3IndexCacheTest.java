@@ -49,6 +49,17 @@ class G3IndexCacheTest {
         Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis() - 60_000 - Files.size(p)));
     }
 
+    /** A .g3.gz of FRAMES frames, old enough for the cache to take an entry. */
+    private Path settledGzip(String name) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(frames(0, FRAMES));
+        }
+        Path gz = Files.write(dir.resolve(name), bytes.toByteArray());
+        settle(gz);
+        return gz;
+    }
+
     private List<String> tree(Path file) throws IOException {
         List<String> out = new ArrayList<>();
         try (FileSystem fs = G3TestSupport.open(file, env()); Stream<Path> walk = Files.walk(fs.getPath("/"))) {
@@ -89,13 +100,7 @@ class G3IndexCacheTest {
 
     @Test
     void aGzipFileIsReusedWhileUnchangedAndScannedOnceChanged() throws IOException {
-        Path gz = dir.resolve("run.g3.gz");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(frames(0, FRAMES));
-        }
-        Files.write(gz, bytes.toByteArray());
-        settle(gz);
+        Path gz = settledGzip("run.g3.gz");
         List<String> first = tree(gz);
         try (FileSystem fs = G3TestSupport.open(gz, env())) {
             assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:restartIndex")).isEqualTo("loaded from the index cache");
@@ -120,13 +125,7 @@ class G3IndexCacheTest {
     /** gzipIndex=true writes the .zidx even when the index cache served the open (docs/formats/g3.md, section 5). */
     @Test
     void gzipIndexWritesTheZidxAlsoWhenTheCacheServedTheOpen() throws IOException {
-        Path gz = dir.resolve("cached.g3.gz");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(frames(0, FRAMES));
-        }
-        Files.write(gz, bytes.toByteArray());
-        settle(gz);
+        Path gz = settledGzip("cached.g3.gz");
         List<String> first = tree(gz); // scanned, and the cache's entry saved
         Path zidx = dir.resolve("cached.g3.gz.zidx");
         Map<String, Object> withZidx = new java.util.HashMap<>(env());

@@ -108,19 +108,7 @@ class S3ContainersCliTest {
         assertThat(cp.stderr()).contains("s3://cli/extracted").contains("copying into an object store refused");
         assertThat(Path.of("s3:")).doesNotExist();
         Path mp = Files.createDirectory(dir.resolve("mp"));
-        // the mount command writes to the process's own standard error
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream saved = System.err;
-        Cli.Result mount;
-        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            mount = run("mount", "--rw", "s3://cli/ens/" + GAUGE, mp);
-        } finally {
-            System.setErr(saved);
-        }
-        String mountErr = err.toString(java.nio.charset.StandardCharsets.UTF_8) + mount.stderr();
-        Captured.note(mountErr);
-        assertThat(mount.status()).isEqualTo(1);
+        String mountErr = mountErrors("--rw", "s3://cli/ens/" + GAUGE, mp);
         assertThat(mountErr).contains("s3://cli/ens/" + GAUGE).contains("a read-write mount refused")
                 .contains("read-only").contains("copy the object to a local file");
         assertThat(server.total()).as("%s", server.requests()).isZero();
@@ -176,6 +164,10 @@ class S3ContainersCliTest {
                     .isEqualTo(here.stdout().replace(local.toUri().toString(), "<c>").replace(local.toString(), "<c>"));
             assertThat(there.stdout() + there.stderr()).doesNotContain("DAMAGED").doesNotContain("magic bytes");
         }
+        Path mp = Files.createDirectory(dir.resolve("mp"));
+        assertThat(mountErrors(object, mp).replace(object, "<c>"))
+                .isEqualTo(mountErrors(local.toString(), mp).replace(local.toString(), "<c>"))
+                .contains("no installed containerfs format recognizes <c>");
         Cli.Result cat = run("cat", object, "/msg01/rec01.note");
         assertThat(cat.status()).isEqualTo(Cli.run("cat", local, "/msg01/rec01.note").status()).isEqualTo(1);
         assertThat(cat.stderr()).isEqualTo("containerfs cat: " + object + ": not a container of a supported format "
@@ -183,6 +175,26 @@ class S3ContainersCliTest {
         assertThat(run("verify", object).stderr())
                 .isEqualTo("containerfs verify: " + object + ": not a container of a supported format (supported: "
                         + "lime, gsd, scda, sion, g3)\n");
+    }
+
+    /** What a mount that fails before mounting says, exit status 1 (it writes to the process's own standard error). */
+    private static String mountErrors(Object... arguments) {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        Object[] args = new Object[arguments.length + 1];
+        args[0] = "mount";
+        System.arraycopy(arguments, 0, args, 1, arguments.length);
+        Cli.Result mount;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            mount = run(args);
+        } finally {
+            System.setErr(saved);
+        }
+        String errors = err.toString(java.nio.charset.StandardCharsets.UTF_8) + mount.stderr();
+        Captured.note(errors);
+        assertThat(mount.status()).as(errors).isEqualTo(1);
+        return errors;
     }
 
     /** JSON names an object by the URI as given, s3://bucket/key, where a local file is file:///path. */

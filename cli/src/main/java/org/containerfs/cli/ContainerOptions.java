@@ -42,6 +42,8 @@ final class ContainerOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    private boolean warned;
+
     /** Whether long work shows a progress line: --progress, or a terminal on standard error without --quiet. */
     boolean showProgress() {
         return !quiet && (progress || root().stderrIsTerminal());
@@ -59,7 +61,11 @@ final class ContainerOptions {
     /** Opens {@code container} (a file, or an {@code s3://bucket/key} object) read-only with the provider that recognises it. */
     FileSystem open(Path container) throws IOException {
         if (S3Arguments.isS3(container)) {
-            return S3Arguments.open(container, env(container));
+            try {
+                return S3Arguments.open(container, env(container));
+            } catch (ProviderNotFoundException e) {
+                throw notAContainer(container); // the same bytes get the same answer as in a local file
+            }
         }
         if (!Files.exists(container)) {
             throw new NoSuchFileException(container.toString(), null, "no such container file");
@@ -82,9 +88,14 @@ final class ContainerOptions {
         try {
             return FileSystems.newFileSystem(container, map);
         } catch (ProviderNotFoundException e) {
-            throw new CliException(container + ": not a container of a supported format (supported: "
-                    + String.join(", ", supportedFormats()) + ")");
+            throw notAContainer(container);
         }
+    }
+
+    /** Bytes no installed format claims: not damage (verify does not call them DAMAGED), another kind of file. */
+    private static CliException notAContainer(Path container) {
+        return new CliException(name(container) + ": not a container of a supported format (supported: "
+                + String.join(", ", supportedFormats()) + ")");
     }
 
     /**
@@ -123,13 +134,13 @@ final class ContainerOptions {
         try {
             return ContainerFileSystems.open(container, map);
         } catch (ProviderNotFoundException e) {
-            throw new CliException(container + ": not a container of a supported format (supported: "
-                    + String.join(", ", supportedFormats()) + ")");
+            throw notAContainer(container);
         }
     }
 
     /** The env map of a writing command: the --env options and --strict. */
     Map<String, Object> writeEnv() {
+        warnOfUnknownKeys();
         Map<String, Object> map = new LinkedHashMap<>(env);
         if (strict) {
             map.put("strict", "true");
@@ -144,6 +155,7 @@ final class ContainerOptions {
 
     /** The env of a read-only open: --env pairs and --strict; a writing option is a usage error. */
     private Map<String, Object> env(Path container) {
+        warnOfUnknownKeys();
         Map<String, Object> map = new LinkedHashMap<>(env);
         for (String writing : List.of("create", "accessMode")) {
             if (map.containsKey(writing)) {
@@ -161,6 +173,21 @@ final class ContainerOptions {
             map.put("strict", "true");
         }
         return map;
+    }
+
+    /** A key nothing reads does nothing: say so on standard error (once per command), naming the nearest known one. */
+    private void warnOfUnknownKeys() {
+        if (warned) {
+            return;
+        }
+        warned = true;
+        for (String key : env.keySet()) {
+            String warning = EnvKeys.warning(key);
+            if (warning != null) {
+                root().err().println(command.qualifiedName() + ": warning: "
+                        + Errors.safe(warning));
+            }
+        }
     }
 
     /** The format a new container's file name selects, or a usage error saying how to choose one. */

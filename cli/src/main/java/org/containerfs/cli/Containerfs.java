@@ -8,6 +8,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.containerfs.fuse.MountCommand;
 import org.containerfs.fuse.UmountCommand;
 import picocli.CommandLine;
@@ -119,6 +120,9 @@ public final class Containerfs implements Runnable {
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {
+            if (Boolean.TRUE.equals(jsonOption(failed.getCommandSpec()).map(o -> o.getValue()).orElse(false))) {
+                jsonError(out, failed.getCommandSpec(), Errors.describe(ex));
+            }
             err.println(failed.getCommandSpec().qualifiedName() + ": " + Errors.describe(ex));
             if (debugRequested(parseResult)) {
                 ex.printStackTrace(err);
@@ -127,10 +131,26 @@ public final class Containerfs implements Runnable {
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+            // the option may not have been reached: what was typed decides
+            CommandSpec failed = ex.getCommandLine().getCommandSpec();
+            if (jsonOption(failed).isPresent() && java.util.Arrays.asList(args).contains("--json")) {
+                jsonError(out, failed, Errors.safe(ex.getMessage()));
+            }
             err.println(name + ": " + Errors.safe(ex.getMessage()) + " (see '" + name + " --help')");
             return 2;
         });
         return cl;
+    }
+
+    /** A --json command's standard output is JSON even when it fails (docs/json.md): the error as a document. */
+    private static void jsonError(PrintStream out, CommandSpec command, String message) {
+        Object container = command.positionalParameters().isEmpty() ? null
+                : command.positionalParameters().get(0).getValue(); // <container>, or null if not parsed yet
+        out.println(Json.of(JsonReports.error(container instanceof Path p ? p : null, message)));
+    }
+
+    private static java.util.Optional<picocli.CommandLine.Model.OptionSpec> jsonOption(CommandSpec command) {
+        return java.util.Optional.ofNullable(command.findOption("--json"));
     }
 
     private static boolean debugRequested(ParseResult parseResult) {

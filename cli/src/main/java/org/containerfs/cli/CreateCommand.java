@@ -11,6 +11,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import org.containerfs.core.ContainerFileSystemProvider;
 import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -47,6 +48,9 @@ final class CreateCommand implements Callable<Integer> {
         if (!ContainerOptions.supportedFormats().contains(scheme)) {
             throw new CliException("unknown format " + format + " (supported: "
                     + String.join(", ", ContainerOptions.supportedFormats()) + ")", 2);
+        }
+        if (S3Arguments.isS3(container)) {
+            throw S3Arguments.refusal(container, "creating " + S3Arguments.display(container));
         }
         if (scheme.equals("sion")) {
             // SIONlib writes a file whole, every task at once, and never opens one again for writing: an empty file

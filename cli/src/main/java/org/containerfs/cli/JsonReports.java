@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.containerfs.s3.S3Arguments;
 
 /** The objects {@code ls}, {@code info} and {@code verify} print with {@code --json} (documented in docs/json.md). */
 final class JsonReports {
@@ -44,16 +45,43 @@ final class JsonReports {
         return items;
     }
 
+    /** What {@code info} looks at: what the open reads, never the files' contents. */
+    static final String CHECKED_BY_INFO = "structure";
+    /** What {@code verify} looks at. */
+    static final String CHECKED_BY_VERIFY = "structure and contents";
+
+    /**
+     * The {@code container} of every document: one form per container wherever it is named, so that documents of
+     * two runs (and Spark's rows) join: an object as {@code s3://bucket/key}, a local file as the {@code file:///}
+     * URI of its absolute, normalized path (what {@link Path#toUri()} gives).
+     */
+    static String containerUri(Path container) {
+        if (container == null) {
+            return null;
+        }
+        return S3Arguments.isS3(container) ? S3Arguments.display(container)
+                : container.toAbsolutePath().normalize().toUri().toString();
+    }
+
+    /** The document of a command that failed before it could report: the container and the error, as on standard error. */
+    static Map<String, Object> error(Path container, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("container", containerUri(container));
+        m.put("error", message);
+        return m;
+    }
+
     /** {@code info --json}: the container's root attributes, counts from the listing, damage and an uncommitted tail. */
     static Map<String, Object> info(Path container, FileSystem fs, long[] counts) throws IOException {
         Path root = fs.getRootDirectories().iterator().next();
         Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("container", container.toString());
+        m.put("container", containerUri(container));
         m.put("format", format(fs));
         m.put("directories", counts[0]);
         m.put("files", counts[1]);
         m.put("bytes", counts[2]);
+        m.put("checked", CHECKED_BY_INFO);
         m.put("damage", damageList(attributes.get("damage")));
         if (attributes.containsKey("uncommittedTail")) {
             m.put("uncommittedTail", attributes.get("uncommittedTail"));
@@ -66,12 +94,13 @@ final class JsonReports {
     static Map<String, Object> verify(Path container, String format, long directories, long files, long bytes,
             List<Map<String, String>> failures, Object rootDamage, Object uncommittedTail) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("container", container.toString());
+        m.put("container", containerUri(container));
         m.put("format", format);
         m.put("sound", failures.isEmpty());
         m.put("directories", directories);
         m.put("files", files);
         m.put("bytesRead", bytes);
+        m.put("checked", CHECKED_BY_VERIFY);
         m.put("damage", damageList(rootDamage));
         if (uncommittedTail != null) {
             m.put("uncommittedTail", uncommittedTail);

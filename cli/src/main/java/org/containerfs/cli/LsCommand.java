@@ -77,7 +77,7 @@ final class LsCommand implements Callable<Integer> {
             }
             if (json && !recursive) {
                 Map<String, Object> document = new LinkedHashMap<>();
-                document.put("container", container.toString());
+                document.put("container", JsonReports.containerUri(container));
                 document.put("format", JsonReports.format(fs));
                 document.put("path", start.toString());
                 document.put("entries", jsonEntries);

@@ -42,7 +42,8 @@ final class VerifyCommand implements Callable<Integer> {
     Path container;
 
     @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
-            + "directories, files, bytesRead, damage (the root's, a list), uncommittedTail (if any), failures: [{path, reason}].")
+            + "directories, files, bytesRead, checked, damage (the root's, a list), uncommittedTail (if any), "
+            + "failures: [{path, reason}]. Standard output is this one document whatever happens.")
     boolean json;
 
     private final java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();
@@ -65,9 +66,11 @@ final class VerifyCommand implements Callable<Integer> {
             fs = options.open(container);
         } catch (CliException | NoSuchFileException notAContainer) {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
+        } catch (java.nio.file.FileSystemException | java.net.SocketException | java.io.InterruptedIOException e) {
+            throw e; // the file or the store could not be reached or was refused: says nothing of the bytes
         } catch (IOException | RuntimeException e) {
             if (json) {
-                jsonFailures.add(JsonReports.failure(container.toString(), Errors.describe(e)));
+                jsonFailures.add(JsonReports.failure(JsonReports.containerUri(container), Errors.describe(e)));
                 out.println(Json.of(JsonReports.verify(container, formatName, 0, 0, 0, jsonFailures, null, null)));
                 return 1;
             }
@@ -87,7 +90,7 @@ final class VerifyCommand implements Callable<Integer> {
                     fail(out, root, Values.show(damage));
                 }
                 Object tail = attributes.get("uncommittedTail");
-                if (!Values.isBlank(tail)) {
+                if (!Values.isBlank(tail) && !json) { // with --json it is the document's uncommittedTail
                     out.println("NOTE " + Errors.safe(root.toString()) + ": uncommitted tail (no committed byte lost): "
                             + Values.show(tail));
                 }

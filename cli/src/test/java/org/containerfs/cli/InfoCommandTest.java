@@ -30,7 +30,8 @@ class InfoCommandTest {
                 "files:         8",
                 "bytes:         10422",
                 "uncommitted:   none",
-                "damage:        none found");
+                "checked:       structure only (headers, index, lengths); contents not read: run verify",
+                "damage:        none in the structure");
     }
 
     @Test
@@ -55,9 +56,9 @@ class InfoCommandTest {
                 .contains("\nfiles:         " + rows.size() + "\n")
                 .contains("\nbytes:         " + rows.stream().mapToLong(Corpus.Row::length).sum() + "\n");
         if (Corpus.damaged(file)) {
-            assertThat(r.stdout()).containsPattern("\ndamage: +\\S.*byte \\d+").doesNotContain("none found");
+            assertThat(r.stdout()).containsPattern("\ndamage: +\\S.*byte \\d+").doesNotContain("none in the structure");
         } else {
-            assertThat(r.stdout()).endsWith("\ndamage:        none found\n");
+            assertThat(r.stdout()).endsWith("\ndamage:        none in the structure\n");
         }
     }
 
@@ -71,7 +72,7 @@ class InfoCommandTest {
 
         assertThat(r.status()).isZero();
         assertThat(r.stdout()).contains("\nuncommitted:   an uncommitted append of 1144 bytes at byte " + sound.length)
-                .endsWith("\ndamage:        none found\n");
+                .endsWith("\ndamage:        none in the structure\n");
     }
 
     @Test
@@ -87,5 +88,36 @@ class InfoCommandTest {
 
         assertThat(r.status()).isZero();
         assertThat(r.stdout()).contains("format:        lime\n").contains("records:       4\n");
+    }
+
+    /**
+     * info reads the structure only: a G3 file with a flipped bit in a value or in a stored CRC (which verify finds)
+     * gets no claim of soundness, in text or JSON, whatever the format; what was checked is said instead.
+     */
+    @Test
+    void infoNeverClaimsWhatOnlyVerifyChecks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        byte[] sound = java.nio.file.Files.readAllBytes(Corpus.repositoryRoot().resolve("samples/g3/observation.g3"));
+        byte[] flippedValue = sound.clone();
+        flippedValue[sound.length - 40] ^= 0x01; // inside the last frame's last value
+        byte[] flippedCrc = sound.clone();
+        flippedCrc[sound.length - 1] ^= (byte) 0x80; // the last frame's stored CRC ends the file
+        for (byte[] bytes : java.util.List.of(flippedValue, flippedCrc)) {
+            java.nio.file.Path file = java.nio.file.Files.write(tmp.resolve("damaged.g3"), bytes);
+            Cli.Result verify = Cli.run("verify", file);
+            assertThat(verify.status()).as(verify.stdout()).isEqualTo(1);
+            assertThat(verify.stdout()).contains("CRC");
+            Cli.Result info = Cli.run("info", file);
+            assertThat(info.status()).isZero();
+            assertThat(info.stdout()).doesNotContain("none found")
+                    .containsPattern("\nchecked: +structure only \\(headers, index, lengths\\); contents not read: run verify\n");
+            Cli.Result json = Cli.run("info", "--json", file);
+            assertThat(json.stdout()).contains("\"checked\":\"structure\"");
+        }
+        for (String sample : java.util.List.of("lime/ildg.lime", "gsd/trajectory.gsd", "scda/checkpoint.scda",
+                "sion/spikes.sion", "g3/observation.g3.gz")) {
+            Cli.Result info = Cli.run("info", Corpus.repositoryRoot().resolve("samples").resolve(sample));
+            assertThat(info.stdout()).as(sample).doesNotContain("none found")
+                    .containsPattern("\nchecked: +structure only \\(headers, index, lengths\\); contents not read: run verify\n");
+        }
     }
 }

@@ -108,19 +108,7 @@ class S3ContainersCliTest {
         assertThat(cp.stderr()).contains("s3://cli/extracted").contains("copying into an object store refused");
         assertThat(Path.of("s3:")).doesNotExist();
         Path mp = Files.createDirectory(dir.resolve("mp"));
-        // the mount command writes to the process's own standard error
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream saved = System.err;
-        Cli.Result mount;
-        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            mount = run("mount", "--rw", "s3://cli/ens/" + GAUGE, mp);
-        } finally {
-            System.setErr(saved);
-        }
-        String mountErr = err.toString(java.nio.charset.StandardCharsets.UTF_8) + mount.stderr();
-        Captured.note(mountErr);
-        assertThat(mount.status()).isEqualTo(1);
+        String mountErr = mountErrors("--rw", "s3://cli/ens/" + GAUGE, mp);
         assertThat(mountErr).contains("s3://cli/ens/" + GAUGE).contains("a read-write mount refused")
                 .contains("read-only").contains("copy the object to a local file");
         assertThat(server.total()).as("%s", server.requests()).isZero();
@@ -156,6 +144,216 @@ class S3ContainersCliTest {
             Files.deleteIfExists(mp);
         }
         assertThat(server.mutating()).isZero();
+    }
+
+    /** The same bytes that are no container get one message, one verdict and one exit status, locally and in S3. */
+    @Test
+    void aTextObjectGetsTheAnswerOfTheSameLocalFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        byte[] text = "plain text, not a container of any format\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        server.put("cli", "notes.lime", text);
+        Path local = Files.write(dir.resolve("notes.lime"), text);
+        String object = "s3://cli/notes.lime";
+        for (List<String> command : List.of(List.of("verify"), List.of("info"), List.of("ls", "-R"),
+                List.of("verify", "--json"), List.of("info", "--json"), List.of("ls", "--json"))) {
+            Cli.Result here = Cli.run(concat(command, local.toString()));
+            Cli.Result there = run(concat(command, object));
+            assertThat(there.status()).as("%s", command).isEqualTo(here.status()).isEqualTo(1);
+            assertThat(there.stderr().replace(object, "<c>")).as("%s", command)
+                    .isEqualTo(here.stderr().replace(local.toString(), "<c>"));
+            assertThat(there.stdout().replace(object, "<c>")).as("%s", command)
+                    .isEqualTo(here.stdout().replace(local.toUri().toString(), "<c>").replace(local.toString(), "<c>"));
+            assertThat(there.stdout() + there.stderr()).doesNotContain("DAMAGED").doesNotContain("magic bytes");
+        }
+        Path mp = Files.createDirectory(dir.resolve("mp"));
+        assertThat(mountErrors(object, mp).replace(object, "<c>"))
+                .isEqualTo(mountErrors(local.toString(), mp).replace(local.toString(), "<c>"))
+                .contains("no installed containerfs format recognizes <c>");
+        Cli.Result cat = run("cat", object, "/msg01/rec01.note");
+        assertThat(cat.status()).isEqualTo(Cli.run("cat", local, "/msg01/rec01.note").status()).isEqualTo(1);
+        assertThat(cat.stderr()).isEqualTo("containerfs cat: " + object + ": not a container of a supported format "
+                + "(supported: lime, gsd, scda, sion, g3)\n");
+        assertThat(run("verify", object).stderr())
+                .isEqualTo("containerfs verify: " + object + ": not a container of a supported format (supported: "
+                        + "lime, gsd, scda, sion, g3)\n");
+    }
+
+    /** What a mount that fails before mounting says, exit status 1 (it writes to the process's own standard error). */
+    private static String mountErrors(Object... arguments) {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        Object[] args = new Object[arguments.length + 1];
+        args[0] = "mount";
+        System.arraycopy(arguments, 0, args, 1, arguments.length);
+        Cli.Result mount;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            mount = run(args);
+        } finally {
+            System.setErr(saved);
+        }
+        String errors = err.toString(java.nio.charset.StandardCharsets.UTF_8) + mount.stderr();
+        Captured.note(errors);
+        assertThat(mount.status()).as(errors).isEqualTo(1);
+        return errors;
+    }
+
+    /** JSON names an object by the URI as given, s3://bucket/key, where a local file is file:///path. */
+    @Test
+    void jsonNamesTheObjectByItsUri() throws Exception {
+        String object = "s3://cli/ens/" + GAUGE;
+        for (String command : List.of("ls", "info", "verify")) {
+            Cli.Result r = run(command, "--json", object);
+            assertThat(r.status()).as(r.stderr()).isZero();
+            assertThat(r.stdout()).as(command).startsWith("{\"container\":\"" + object + "\",");
+            Cli.Result local = Cli.run(command, "--json", Corpus.lime(GAUGE));
+            assertThat(local.stdout()).as(command).startsWith("{\"container\":\""
+                    + Corpus.lime(GAUGE).toAbsolutePath().normalize().toUri() + "\",").contains("\"container\":\"file:///");
+        }
+        Cli.Result missing = run("verify", "--json", "s3://cli/ens/absent.lime");
+        assertThat(missing.status()).isEqualTo(1);
+        assertThat(missing.stdout()).isEqualTo("{\"container\":\"s3://cli/ens/absent.lime\",\"error\":"
+                + "\"s3://cli/ens/absent.lime: no such key in bucket cli\"}\n");
+    }
+
+    /**
+     * create, put and cp refuse an s3:// target before anything is written, locally or remotely, even where a local
+     * directory ./s3:/cli/ exists (the path a shell-less parse of s3://cli/... would name).
+     */
+    @Test
+    void writesToAnObjectAreRefusedBeforeAnythingIsTouched() throws Exception {
+        Path lookalike = Path.of("s3:", "cli");
+        boolean existed = Files.exists(Path.of("s3:"));
+        Files.createDirectories(lookalike);
+        try {
+            Cli.Result create = run("create", "lime", "s3://cli/new.lime");
+            assertThat(create.status()).isEqualTo(1);
+            assertThat(create.stderr()).isEqualTo("containerfs create: s3://cli/new.lime: creating s3://cli/new.lime "
+                    + "refused: containers in object storage are read-only (S3 has no file locks and no in-place appends, "
+                    + "so a write could lose a concurrent writer's data; nothing was sent to the bucket). To append, copy "
+                    + "the object to a local file, append there, and upload the result\n");
+            Cli.Result put = Cli.runWithInput("hi".getBytes(), "put", "s3://cli/new.lime", "/msg01/rec01.note", "-");
+            Captured.note(put.stderr());
+            assertThat(put.status()).isEqualTo(1);
+            assertThat(put.stderr()).contains("s3://cli/new.lime").contains("refused").contains("read-only");
+            Cli.Result putFormat = run("put", "--format", "lime", "s3://cli/ens/" + GAUGE, "/msg03/rec01.note",
+                    Corpus.lime(GAUGE));
+            assertThat(putFormat.status()).isEqualTo(1);
+            assertThat(putFormat.stderr()).contains("refused");
+            Cli.Result cp = run("cp", "-r", "s3://cli/ens/" + GAUGE, "/", "s3://cli/out");
+            assertThat(cp.status()).isEqualTo(1);
+            assertThat(cp.stderr()).contains("copying into an object store refused");
+            try (var left = Files.list(lookalike)) {
+                assertThat(left.toList()).as("nothing written locally").isEmpty();
+            }
+            assertThat(server.total()).as("no request: %s", server.requests()).isZero();
+            assertThat(server.admin().listObjectsV2(b -> b.bucket("cli")).contents()).extracting(o -> o.key())
+                    .doesNotContain("new.lime", "out");
+        } finally {
+            Files.delete(lookalike);
+            if (!existed) {
+                Files.delete(Path.of("s3:"));
+            }
+        }
+    }
+
+    /** env gzipIndex=true asks to write beside the object: refused before the open's GET. */
+    @Test
+    void aGzipIndexBesideTheObjectIsRefusedBeforeAnyRequest() {
+        Cli.Result r = run("ls", "--env", "gzipIndex=true", "s3://cli/ens/" + GAUGE);
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.stderr()).contains("s3://cli/ens/" + GAUGE).contains("env gzipIndex=true would write an index file")
+                .contains("nothing was sent to the bucket");
+        assertThat(server.requests()).isEmpty();
+    }
+
+    /**
+     * A server that accepts connections and never answers: each command ends within the limits given in env (an
+     * unbounded wait would hold the join below until its guard), saying what it waited for and which settings bound it.
+     */
+    @Test
+    void aServerThatNeverAnswersEndsTheCommandWithinItsTimeLimits() throws Exception {
+        List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // accepted, never read, never answered
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            }, "silent-s3");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String endpoint = "s3.endpoint=http://127.0.0.1:" + silent.getLocalPort();
+            for (List<String> command : List.of(List.of("ls", "-R"), List.of("cp", "-r"), List.of("verify"))) {
+                java.util.ArrayList<Object> args = new java.util.ArrayList<>(command);
+                args.addAll(List.of("--env", endpoint, "--env", "s3.requestTimeout=1s", "--env", "s3.totalTimeout=2s",
+                        "s3://silent/run.lime"));
+                if (command.get(0).equals("cp")) {
+                    args.addAll(List.of("/", Files.createTempDirectory("containerfs-silent-")));
+                }
+                CompletableFuture<Cli.Result> done = CompletableFuture.supplyAsync(() -> run(args.toArray()));
+                Cli.Result r = done.get(60, TimeUnit.SECONDS); // a hang guard, not a speed assertion
+                assertThat(r.status()).as("%s", command).isEqualTo(1);
+                assertThat(r.stderr()).as("%s", command).contains("s3://silent/run.lime: no answer in time")
+                        .contains("s3.totalTimeout");
+                assertThat(r.stdout()).as("nothing was learnt of the bytes").doesNotContain("DAMAGED");
+            }
+            assertThat(held).as("the commands reached the silent server").isNotEmpty();
+        } finally {
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
+    }
+
+    /** A limit whose unit is missing or unclear is refused with the forms that work. */
+    @Test
+    void anUnclearTimeLimitIsRefused() {
+        Cli.Result r = run("ls", "--env", "s3.totalTimeout=10M", "s3://cli/ens/" + GAUGE);
+        assertThat(r.status()).isNotZero();
+        assertThat(r.stderr()).contains("env s3.totalTimeout=10M: expected a number and a unit: 500ms, 10s");
+        assertThat(server.requests()).isEmpty();
+    }
+
+    /**
+     * No credentials anywhere: one sentence saying so and where they are looked for; the SDK's long list of its
+     * providers only with --debug. (Profile files pointed away, the instance role lookup off: nothing leaves 127.0.0.1.)
+     */
+    @Test
+    void noCredentialsSaysWhereTheyAreLookedFor(@org.junit.jupiter.api.io.TempDir Path dir) {
+        Map<String, String> away = Map.of("aws.sharedCredentialsFile", dir.resolve("none").toString(),
+                "aws.configFile", dir.resolve("none").toString(), "aws.disableEc2Metadata", "true");
+        Map<String, String> before = new HashMap<>();
+        for (String p : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sharedCredentialsFile", "aws.configFile",
+                "aws.disableEc2Metadata")) {
+            before.put(p, System.getProperty(p));
+        }
+        System.clearProperty("aws.accessKeyId");
+        System.clearProperty("aws.secretAccessKey");
+        away.forEach(System::setProperty);
+        try {
+            String object = "s3://cli/ens/" + GAUGE;
+            Cli.Result r = run("ls", object);
+            assertThat(r.status()).isEqualTo(1);
+            assertThat(r.stderr()).startsWith("containerfs ls: " + object + ": no S3 credentials were found; they are "
+                    + "looked for in the system properties aws.accessKeyId and aws.secretAccessKey, the environment "
+                    + "variables AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+                    .contains("~/.aws/credentials").contains("instance role")
+                    .doesNotContain("Unable to load credentials").hasLineCount(1);
+            Cli.Result debug = run("ls", "--debug", object);
+            assertThat(debug.stderr()).startsWith(r.stderr()).contains("Unable to load credentials");
+            assertThat(server.total()).as("nothing reached the server unsigned").isZero();
+        } finally {
+            before.forEach((p, v) -> {
+                if (v == null) {
+                    System.clearProperty(p);
+                } else {
+                    System.setProperty(p, v);
+                }
+            });
+        }
     }
 
     private static Object[] concat(List<String> command, String container) {

@@ -241,6 +241,10 @@ public final class MountCommand implements Callable<Integer> {
 
     /** The container in messages: as the user named it (an s3:// object without credentials). */
     private String shownName() {
+        return shown(container);
+    }
+
+    private static String shown(Path container) {
         return S3Arguments.isS3(container) ? S3Arguments.display(container) : container.toString();
     }
 
@@ -270,7 +274,11 @@ public final class MountCommand implements Callable<Integer> {
             if (progress != null) {
                 s3Env.put(OpenProgress.ENV_KEY, progress);
             }
-            return S3Arguments.open(container, s3Env);
+            try {
+                return S3Arguments.open(container, s3Env);
+            } catch (ProviderNotFoundException e) {
+                throw notRecognized(container, e); // the same bytes get the same answer as in a local file
+            }
         }
         Map<String, Object> env = new HashMap<>();
         if (progress != null) {
@@ -286,9 +294,13 @@ public final class MountCommand implements Callable<Integer> {
         try {
             return FileSystems.newFileSystem(container, env);
         } catch (ProviderNotFoundException e) {
-            throw new IOException("no installed containerfs format recognizes " + container
-                    + " (give --format if it is empty or new)", e);
+            throw notRecognized(container, e);
         }
+    }
+
+    private static IOException notRecognized(Path container, ProviderNotFoundException e) {
+        return new IOException("no installed containerfs format recognizes " + shown(container)
+                + " (give --format if it is empty or new)", e);
     }
 
     // ---- --background ---------------------------------------------------------------------------

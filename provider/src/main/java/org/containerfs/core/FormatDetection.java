@@ -2,6 +2,7 @@ package org.containerfs.core;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.ProviderNotFoundException;
 import org.containerfs.spi.ContainerFormat;
 import org.containerfs.spi.ContainerFormatException;
 
@@ -25,8 +26,9 @@ final class FormatDetection {
         }
         ContainerFileSystemProvider claimed = detect(head, fileName);
         if (claimed == null) {
-            throw new ContainerFormatException(name, 0, "a container of an installed format ("
-                    + formatNames() + "): no format's magic bytes were found"
+            // not damage but another kind of file: the JDK's answer for a file no provider claims, as for a Path
+            throw new ProviderNotFoundException(name + " is not a container of any installed format ("
+                    + formatNames() + "): no format's magic bytes were found at byte 0"
                     + (head.remaining() == 0 ? " (the container is empty and its name has no format's extension; "
                     + "env format=<name> opens it)" : ""));
         }

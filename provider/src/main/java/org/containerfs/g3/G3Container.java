@@ -108,6 +108,7 @@ final class G3Container implements Container {
             IndexStore.readGzip(in, length, gz, covered);
             IndexStore.readFrames(in, length, index, gz.streamSize());
             gz.loadedFrom("the index cache");
+            gz.persistAsAsked(source, index);
         } else {
             IndexStore.readFrames(in, length, index, covered);
         }

@@ -93,6 +93,17 @@ final class GzipIndex implements G3Data {
         persisted = "loaded from " + where;
     }
 
+    /**
+     * After an open served by the index cache: env gzipIndex/gzipIndexDir still asks for the {@code .zidx}
+     * (a later open without the cache, another machine, reads it), so write it unless one already holds this index.
+     */
+    void persistAsAsked(ContainerSource source, G3Index index) throws IOException {
+        IndexStore store = IndexStore.of(source);
+        if (store != null && !store.holds(span)) {
+            persisted += store.save(this, index) ? "; saved " + store.location() : "; not saved (" + store.location() + ")";
+        }
+    }
+
     private void scan(ContainerSource source, G3Index index) throws IOException {
         JavaInflater.Points collect = new JavaInflater.Points() {
             @Override

@@ -54,6 +54,18 @@ final class IndexStore {
         return new IndexStore(at, source.channel().size(), Files.getLastModifiedTime(source.path()).toMillis());
     }
 
+    /** Whether the file there is an index of this container as it is now, made with restart span {@code span}. */
+    boolean holds(long span) {
+        if (!Files.isRegularFile(path)) {
+            return false;
+        }
+        try (java.io.DataInputStream in = new java.io.DataInputStream(Files.newInputStream(path))) {
+            return in.readLong() == MAGIC && in.readLong() == size && in.readLong() == mtime && in.readLong() == span;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     String location() {
         return path.toString();
     }

@@ -49,6 +49,17 @@ class G3IndexCacheTest {
         Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis() - 60_000 - Files.size(p)));
     }
 
+    /** A .g3.gz of FRAMES frames, old enough for the cache to take an entry. */
+    private Path settledGzip(String name) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(frames(0, FRAMES));
+        }
+        Path gz = Files.write(dir.resolve(name), bytes.toByteArray());
+        settle(gz);
+        return gz;
+    }
+
     private List<String> tree(Path file) throws IOException {
         List<String> out = new ArrayList<>();
         try (FileSystem fs = G3TestSupport.open(file, env()); Stream<Path> walk = Files.walk(fs.getPath("/"))) {
@@ -89,13 +100,7 @@ class G3IndexCacheTest {
 
     @Test
     void aGzipFileIsReusedWhileUnchangedAndScannedOnceChanged() throws IOException {
-        Path gz = dir.resolve("run.g3.gz");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(frames(0, FRAMES));
-        }
-        Files.write(gz, bytes.toByteArray());
-        settle(gz);
+        Path gz = settledGzip("run.g3.gz");
         List<String> first = tree(gz);
         try (FileSystem fs = G3TestSupport.open(gz, env())) {
             assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:restartIndex")).isEqualTo("loaded from the index cache");
@@ -115,6 +120,30 @@ class G3IndexCacheTest {
         try (FileSystem fs = G3TestSupport.open(gz, Map.of("indexCache", dir.resolve("cache").toString(),
                 "indexCacheMinSize", 0, "gzipSpan", 65536))) {
             assertThat((long) Files.getAttribute(fs.getPath("/"), "g3:restartSpan")).isEqualTo(65536L);
+        }
+    }
+    /** gzipIndex=true writes the .zidx even when the index cache served the open (docs/formats/g3.md, section 5). */
+    @Test
+    void gzipIndexWritesTheZidxAlsoWhenTheCacheServedTheOpen() throws IOException {
+        Path gz = settledGzip("cached.g3.gz");
+        List<String> first = tree(gz); // scanned, and the cache's entry saved
+        Path zidx = dir.resolve("cached.g3.gz.zidx");
+        Map<String, Object> withZidx = new java.util.HashMap<>(env());
+        withZidx.put("gzipIndex", true);
+        try (FileSystem fs = G3TestSupport.open(gz, withZidx)) {
+            assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:restartIndex"))
+                    .isEqualTo("loaded from the index cache; saved " + zidx);
+        }
+        assertThat(zidx).exists();
+        // the file written is a whole index: an open without the cache reads it instead of the stream
+        try (FileSystem fs = G3TestSupport.open(gz, Map.of("indexCache", "off", "gzipIndex", true))) {
+            assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:restartIndex")).isEqualTo("loaded " + zidx);
+            assertThat(Files.readAllBytes(fs.getPath("/000119.Scan/b"))).containsExactly(119);
+        }
+        assertThat(tree(gz)).isEqualTo(first);
+        // once there, a cache-served open leaves it alone
+        try (FileSystem fs = G3TestSupport.open(gz, withZidx)) {
+            assertThat((String) Files.getAttribute(fs.getPath("/"), "g3:restartIndex")).isEqualTo("loaded from the index cache");
         }
     }
 }

@@ -83,7 +83,7 @@ public final class S3Containers {
 
     /**
      * Refuses a writable open before any request: an object store has no locks and no in-place
-     * appends, so containerfs never writes to one.
+     * appends, so containerfs never writes to one, nor beside one ({@code gzipIndex=true}).
      */
     public static void refuseWrites(String object, Map<String, ?> env) throws AccessDeniedException {
         Object create = env.get("create");
@@ -92,6 +92,14 @@ public final class S3Containers {
         boolean writing = accessMode != null && !accessMode.toString().equalsIgnoreCase("readOnly");
         if (creating || writing) {
             throw new AccessDeniedException(object, null, readOnlyReason(creating ? "creating it" : "opening it for writing"));
+        }
+        // a .g3.gz's index file beside the object: refused here, before the open's GET, whatever the format
+        // (the G3 provider refuses it too, but only once the object's first bytes have been fetched)
+        Object gzipIndex = env.get("gzipIndex");
+        if (gzipIndex != null && Boolean.parseBoolean(gzipIndex.toString()) && env.get("gzipIndexDir") == null) {
+            throw new AccessDeniedException(object, null, "env gzipIndex=true would write an index file (.zidx) beside "
+                    + "the object, in a store that is only read; nothing was sent to the bucket. Leave it out (the local "
+                    + "index cache keeps the index) or give gzipIndexDir=<local directory>");
         }
     }
 

@@ -17,6 +17,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class S3Errors {
     private S3Errors() {}
 
+    /** Where the SDK's default chain looks for credentials (S3Settings), in its order. */
+    static final String NO_CREDENTIALS = "no S3 credentials were found; they are looked for in the system properties "
+            + "aws.accessKeyId and aws.secretAccessKey, the environment variables AWS_ACCESS_KEY_ID and "
+            + "AWS_SECRET_ACCESS_KEY, a web identity token (AWS_WEB_IDENTITY_TOKEN_FILE), the profile AWS_PROFILE "
+            + "(else default) in ~/.aws/credentials and ~/.aws/config (SSO included), and a container or EC2 instance "
+            + "role; nothing was read";
+
     static IOException translate(SdkException e, S3Location object, String doing) {
         String name = object.toString();
         if (e instanceof S3Exception s3) {
@@ -43,9 +50,15 @@ final class S3Errors {
         if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
                 || e.getCause() instanceof SocketTimeoutException) {
             out = new SocketTimeoutException(name + ": no answer in time while " + doing
-                    + " (" + e.getMessage() + "); the S3 endpoint may be down or unreachable");
+                    + " (" + e.getMessage() + "); the S3 endpoint may be down or unreachable (the limits are env "
+                    + "s3.connectTimeout, s3.requestTimeout and s3.totalTimeout)");
+        } else if (e instanceof SdkClientException && e.getMessage() != null
+                && e.getMessage().startsWith("Unable to load credentials")) {
+            // the SDK's own text lists every provider of its chain (about 1,300 characters): kept as the cause only
+            out = new AccessDeniedException(name, null, NO_CREDENTIALS);
         } else if (e instanceof SdkClientException) {
-            out = new IOException(name + ": could not reach the S3 service while " + doing + " ("
+            // a socket's failure to connect, as java.net names it: nothing was learnt about the object
+            out = new java.net.ConnectException(name + ": could not reach the S3 service while " + doing + " ("
                     + e.getMessage() + ")");
         } else {
             out = new IOException(name + ": " + doing + " failed (" + e.getMessage() + ")");

@@ -22,7 +22,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <p>Env keys (all optional): {@code s3.endpoint}, {@code s3.region}, {@code s3.pathStyle},
  * {@code s3.connectTimeout}, {@code s3.requestTimeout} (one HTTP attempt, body included),
- * {@code s3.totalTimeout} (a call with its retries); durations as {@code 30s}, {@code 500ms} or ISO-8601.
+ * {@code s3.totalTimeout} (a call with its retries); durations as {@code 30s}, {@code 500ms}, {@code 2m} (a bare
+ * number is seconds) or ISO-8601.
  * {@code s3.client}: an {@link S3Client} of the caller's, used as given and left open.
  * {@code s3.openReadBytes}: what the open's one GET fetches from the object's start (default 1 MiB, the core's
  * block; 0 opens with a HEAD instead).
@@ -32,7 +33,8 @@ public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duratio
 
     static final Duration DEFAULT_CONNECT = Duration.ofSeconds(10);
     static final Duration DEFAULT_REQUEST = Duration.ofSeconds(60);
-    static final Duration DEFAULT_TOTAL = Duration.ofMinutes(3);
+    /** As long as one request may take: a server that accepts and never answers fails after this, not after retries. */
+    static final Duration DEFAULT_TOTAL = Duration.ofSeconds(60);
     /** The open's GET: the core's default block, which every format's detection and first scan read. */
     public static final int DEFAULT_OPEN_READ = 1 << 20;
     static final int MAX_OPEN_READ = 64 << 20;
@@ -127,29 +129,58 @@ public record S3Settings(URI endpoint, Region region, boolean pathStyle, Duratio
         return value == null ? null : value.toString();
     }
 
+    /** What a duration may look like, for the message that refuses another form. */
+    static final String DURATION_FORMS = "a number and a unit: 500ms, 10s, 1.5s, 2m, 1h (a number alone is seconds), "
+            + "or ISO-8601 such as PT1M30S";
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
+
+    /**
+     * A time limit from env: a {@link Duration}, a number of seconds, or text as {@link #DURATION_FORMS} says.
+     * Units are lower case and written without a space: {@code 10M} (minutes? megabytes?) or {@code 10 sec} is
+     * refused rather than guessed, as is a limit of zero or less (no limit at all is what a limit prevents).
+     */
     static Duration duration(Map<String, ?> env, String key, Duration otherwise) {
         Object value = env.get(key);
         if (value == null) {
             return otherwise;
         }
-        if (value instanceof Duration d) {
-            return d;
-        }
-        String s = value.toString().trim().toLowerCase(Locale.ROOT);
+        Duration d;
         try {
-            if (s.startsWith("pt")) {
-                return Duration.parse(s);
-            }
-            if (s.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            }
-            if (s.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
-            }
-            return Duration.ofMillis(Long.parseLong(s));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("env " + key + "=" + value + ": expected a duration such as 30s, "
-                    + "500ms or PT1M", e);
+            d = value instanceof Duration given ? given : parseDuration(value);
+        } catch (IllegalArgumentException | ArithmeticException | java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("env " + key + "=" + value + ": expected " + DURATION_FORMS, e);
         }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("env " + key + "=" + value + ": expected a time limit above zero ("
+                    + DURATION_FORMS + ")");
+        }
+        return d;
+    }
+
+    private static Duration parseDuration(Object value) {
+        if (value instanceof Number n) {
+            return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
+        }
+        String s = value.toString().trim();
+        if (s.startsWith("PT") || s.startsWith("pt")) {
+            return Duration.parse(s);
+        }
+        java.util.regex.Matcher m = DURATION.matcher(s);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(s);
+        }
+        double amount = Double.parseDouble(m.group(1));
+        double millisPerUnit = switch (m.group(2) == null ? "s" : m.group(2)) {
+            case "ms" -> 1;
+            case "m" -> 60_000;
+            case "h" -> 3_600_000;
+            default -> 1000;
+        };
+        double millis = amount * millisPerUnit;
+        if (millis > Long.MAX_VALUE / 2) {
+            throw new ArithmeticException("too long");
+        }
+        return Duration.ofMillis(Math.round(millis));
     }
 }

@@ -80,8 +80,8 @@ class S3FaultsTest extends WithS3Server {
     @Test
     void anObjectThatIsNotAContainer() {
         assertThatThrownBy(() -> S3Containers.open(URI.create("s3://faults/noise.lime"), env()))
-                .isInstanceOf(IOException.class)
-                .hasMessageContaining("s3://faults/noise.lime")
+                .isInstanceOf(java.nio.file.ProviderNotFoundException.class) // as for a local file: not damage
+                .hasMessageContaining("s3://faults/noise.lime is not a container of any installed format")
                 .hasMessageContaining("at byte 0")
                 .hasMessageContaining("no format's magic bytes were found")
                 .satisfies(Captured::note);
@@ -223,15 +223,27 @@ class S3FaultsTest extends WithS3Server {
         assertThat(server.mutating()).as("%s", server.requests()).isZero();
     }
 
-    /** A .g3.gz opened with gzipIndex=true keeps its index locally: no PUT, no POST beside the object. */
+    /**
+     * gzipIndex=true asks for a file beside the object: refused before any request, whatever the object holds;
+     * gzipIndexDir keeps that index in a local directory instead.
+     */
     @Test
-    void aGzipIndexIsNeverWrittenBesideTheObject() throws Exception {
-        try (FileSystem fs = S3Containers.open(URI.create("s3://faults/g3/simple-types.g3.gz"), env("gzipIndex", "true"))) {
-            assertThat(tree(fs)).isNotEmpty();
-        } catch (IOException refused) {
-            Captured.note(refused);
-            assertThat(refused).hasMessageContaining("s3://faults/g3/simple-types.g3.gz");
+    void aGzipIndexIsNeverWrittenBesideTheObject(@TempDir Path dir) throws Exception {
+        for (String key : List.of("g3/simple-types.g3.gz", "lime/conf.lime")) {
+            server.reset();
+            assertThatThrownBy(() -> S3Containers.open(URI.create("s3://faults/" + key), env("gzipIndex", "true")))
+                    .isInstanceOf(AccessDeniedException.class)
+                    .hasMessageContaining("s3://faults/" + key)
+                    .hasMessageContaining("env gzipIndex=true would write an index file (.zidx) beside the object")
+                    .hasMessageContaining("nothing was sent to the bucket")
+                    .satisfies(Captured::note);
+            assertThat(server.requests()).as("requests before the refusal").isEmpty();
         }
+        try (FileSystem fs = S3Containers.open(URI.create("s3://faults/g3/simple-types.g3.gz"),
+                env("gzipIndex", "true", "gzipIndexDir", dir.toString(), "indexCache", "off"))) {
+            assertThat(tree(fs)).isNotEmpty();
+        }
+        assertThat(dir.resolve("simple-types.g3.gz.zidx")).exists();
         assertThat(server.mutating()).as("%s", server.requests()).isZero();
         assertThat(server.admin().listObjectsV2(b -> b.bucket("faults").prefix("g3/")).contents())
                 .extracting(o -> o.key()).containsExactly("g3/simple-types.g3.gz");

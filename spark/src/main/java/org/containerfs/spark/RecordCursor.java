@@ -318,13 +318,22 @@ final class RecordCursor implements AutoCloseable {
         /** Reads the record's bytes, into {@link #content} when selected; a failed check sets {@link #damage}. */
         private void readBytes() throws IOException {
             damage = null;
-            if (readContent && size > MAX_CONTENT) {
+            // A listed size too large for one binary value is checked first: a record whose header declares more
+            // than the file holds (a cut or damaged length) gets its row with `damage`, as every other damaged
+            // record does; only a sound one that cannot be a value fails the read.
+            boolean keep = readContent && size <= MAX_CONTENT;
+            readBytes(keep);
+            if (readContent && !keep && damage == null) {
                 throw new IOException("containerfs: " + slice.container() + "!" + path() + ": " + size
                         + " bytes do not fit one Spark binary value (at most " + MAX_CONTENT + "): leave `content` out "
                         + "of this read, or filter such files out (size < " + MAX_CONTENT + " is pushed down)");
             }
+        }
+
+        /** Reads the record's bytes, into {@link #content} when {@code keep}, else only to check them. */
+        private void readBytes(boolean keep) throws IOException {
             ByteBuffer buffer;
-            if (readContent) {
+            if (keep) {
                 // the readers copy the value at once (into a row or a vector): one array serves every record of its size
                 if (content.length != size) {
                     content = new byte[(int) size];
@@ -339,7 +348,7 @@ final class RecordCursor implements AutoCloseable {
             long present = 0;
             try (SeekableByteChannel ch = Files.newByteChannel(path)) {
                 while (present < size) {
-                    if (!readContent) {
+                    if (!keep) {
                         buffer.clear().limit((int) Math.min(buffer.capacity(), size - present));
                     }
                     int n = ch.read(buffer);
@@ -354,7 +363,7 @@ final class RecordCursor implements AutoCloseable {
                     throw cannotRead("its bytes", e);
                 }
                 // a read that fails may still have delivered what the file holds (a truncated record's first bytes)
-                damage = damageOf(e, readContent ? buffer.position() : present + buffer.position(), size);
+                damage = damageOf(e, keep ? buffer.position() : present + buffer.position(), size);
                 if (options.strict) {
                     throw new IOException("containerfs: " + slice.container() + "!" + path() + " is damaged "
                             + "(strict=true fails the read; without it the row has its damage): " + damage, e);

@@ -124,4 +124,30 @@ class SelectedColumnsTest {
                     .where(col("damage").isNotNull()).count()).isZero();
         }
     }
+
+    @Test
+    void aRecordDeclaringMoreThanABinaryValueButCutShortIsADamagedRowNotAFailedRead() throws IOException {
+        // byte 10 is inside the record's 64-bit data length: flipped, the header declares far more than the file holds
+        Path lime = DamagedCopies.flipByte(CorpusReadTest.corpus("lime").resolve("s01_single_record.lime"),
+                dir.resolve("huge-length.lime"), 10);
+        long declared;
+        try (java.nio.file.FileSystem fs = org.containerfs.core.ContainerFileSystems.open(lime)) {
+            Path record = fs.getPath("/msg01/rec01.lime-test-text");
+            declared = java.nio.file.Files.size(record);
+            assertThat(declared).as("the provider lists the declared size").isGreaterThan(Integer.MAX_VALUE);
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(record)) {
+                assertThatThrownBy(() -> in.transferTo(java.io.OutputStream.nullOutputStream()))
+                        .as("and its bytes cannot all be read").isInstanceOf(IOException.class);
+            }
+        }
+
+        for (String columnar : List.of("true", "false")) {
+            List<Row> rows = reader(columnar, "file").load(lime.toString()).select("path", "size", "content", "damage")
+                    .collectAsList();
+            assertThat(rows).hasSize(1);
+            assertThat(rows.get(0).getLong(1)).isEqualTo(declared);
+            assertThat(rows.get(0).isNullAt(2)).as("content").isTrue();
+            assertThat(rows.get(0).getString(3)).as("damage").contains("truncated");
+        }
+    }
 }

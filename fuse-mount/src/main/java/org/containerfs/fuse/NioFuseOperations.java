@@ -87,6 +87,8 @@ public final class NioFuseOperations implements FuseOperations {
     private final int uid;
     private final int gid;
     private final List<String> xattrViews;
+    /** Refuses a new name the file system will never take, before anything is staged (see {@link #create}). */
+    private final NewFileCheck newFileCheck;
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** Requests served, by operation (what the kernel asked through libfuse; LOOKUPs arrive as getattr). */
     private final Map<Operation, LongAdder> served = new EnumMap<>(Operation.class);
@@ -117,6 +119,7 @@ public final class NioFuseOperations implements FuseOperations {
         List<String> views = new ArrayList<>(new TreeSet<>(fs.supportedFileAttributeViews()));
         views.remove("basic");
         this.xattrViews = List.copyOf(views);
+        this.newFileCheck = NewFileCheck.of(fs);
         for (Operation op : Operation.values()) {
             served.put(op, new LongAdder()); // filled once: the map is only read afterwards, from any thread
         }
@@ -662,7 +665,12 @@ public final class NioFuseOperations implements FuseOperations {
                     return 0;
                 }
             }
-            commit(s);
+            try {
+                commit(s);
+            } catch (IOException | RuntimeException refused) {
+                // the bytes were taken; keeping them failed: close(2) says EIO, as a disk that fails at close
+                return -errno.eio();
+            }
             return 0;
         });
     }
@@ -747,6 +755,7 @@ public final class NioFuseOperations implements FuseOperations {
                 }
             } catch (IOException | RuntimeException e) {
                 synchronized (s) {
+                    s.failure = "its commit was refused: " + describe(e); // every later flush reports it too
                     drop(s, describe(e));
                 }
                 forget(path);
@@ -849,6 +858,8 @@ public final class NioFuseOperations implements FuseOperations {
                 if (fs.isReadOnly()) {
                     return -errno.erofs();
                 }
+                // the name the file is committed under: a tool's temporary name stands for its final one
+                newFileCheck.check(resolve(StagedFile.committedName(path)));
                 StagedFile s = new StagedFile(path, stagingDirectory);
                 s.descriptors = 1;
                 writing.put(path, s);
@@ -972,6 +983,7 @@ public final class NioFuseOperations implements FuseOperations {
                 if (writing.containsKey(newpath) || Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
                     return (flags & renameNoReplace) != 0 ? -errno.eexist() : -errno.eacces();
                 }
+                newFileCheck.check(resolve(StagedFile.committedName(newpath)));
                 boolean commitNow;
                 synchronized (s) {
                     writing.remove(oldpath, s);

@@ -134,12 +134,19 @@ public final class MountCommand implements Callable<Integer> {
 
     private int runInForeground() throws InterruptedException {
         MountLog log = new MountLog(err, verbose);
+        // first: a signal at any later instant is a request to stop, served in the steps below
+        StopSignals signals = StopSignals.install(log);
         FileSystem fs;
         try {
             fs = openContainer(container, readWrite, format, sync, openProgress);
         } catch (IOException | RuntimeException e) {
             err.println("containerfs mount: cannot open " + shownName() + ": " + e.getMessage());
             return 1;
+        }
+        if (signals.requested()) {
+            closeQuietly(fs, log);
+            log.notice("stopped before mounting: nothing was mounted");
+            return 0;
         }
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
@@ -157,68 +164,35 @@ public final class MountCommand implements Callable<Integer> {
             err.println("containerfs mount: " + e.getMessage());
             return 1;
         }
-        Cleanup cleanup = new Cleanup(session, fs, log);
-        Thread hook = new Thread(() -> {
+        if (!signals.requested()) {
+            out.println("containerfs: mounted " + shownName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
+                    + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
+            out.flush();
+        }
+        signals.onSignal(() -> {
             try {
-                log.notice("signal received: unmounting " + session.mountPoint());
                 session.unmount(Duration.ofSeconds(graceSeconds));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } finally {
-                cleanup.run();
             }
-            if (cleanup.unmountedCleanly()) {
-                // The JVM would exit with 128+signal (130, 143); --help promises 0 for a clean unmount.
-                err.flush();
-                Runtime.getRuntime().halt(0);
+        });
+        // until unmounted by anyone, or a signal's unmount is done (a detached mount may be served longer)
+        while (!session.awaitEnd(Duration.ofMillis(200))) {
+            if (signals.stopFinished()) {
+                break;
             }
-        }, "containerfs-unmount");
-        Runtime.getRuntime().addShutdownHook(hook);
-        out.println("containerfs: mounted " + shownName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
-                + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
-        out.flush();
-        session.awaitEnd();
-        cleanup.run();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it finishes the same cleanup
         }
+        cleanup(session, fs, log);
         return 0;
     }
 
-    /** Frees FUSE, then closes the container (which commits anything still being written). Once. */
-    private static final class Cleanup implements Runnable {
-        private final FuseSession session;
-        private final FileSystem fs;
-        private final MountLog log;
-        private boolean done;
-        private boolean ended;
-
-        Cleanup(FuseSession session, FileSystem fs, MountLog log) {
-            this.session = session;
-            this.fs = fs;
-            this.log = log;
-        }
-
-        @Override
-        public synchronized void run() {
-            if (done) {
-                return;
-            }
-            done = true;
-            ended = session.ended();
-            session.close();
-            closeQuietly(fs, log);
-            // Logged here, not by the main thread: on SIGTERM the JVM exits as soon as the hook returns.
-            log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
-                    + "; the kernel ends the session when this process exits");
-        }
-
-        /** Whether cleanup ran and the mount had ended (not left detached). */
-        synchronized boolean unmountedCleanly() {
-            return done && ended;
-        }
+    /** Frees FUSE, then closes the container (which commits anything still being written). */
+    private static void cleanup(FuseSession session, FileSystem fs, MountLog log) {
+        boolean ended = session.ended();
+        session.close();
+        closeQuietly(fs, log);
+        log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
+                + "; the kernel ends the session when this process exits");
     }
 
     private static void closeQuietly(FileSystem fs, MountLog log) {

@@ -97,6 +97,8 @@ public final class NioFuseOperations implements FuseOperations {
     private final Map<String, StagedFile> writing = new ConcurrentHashMap<>();
     private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
     private final Object createLock = new Object();
+    /** Counted down by {@link #init}: the kernel has started the session (see {@link FuseSession#mountWithoutProbe}). */
+    private final CountDownLatch initialized = new CountDownLatch(1);
     private volatile int maxRead;
     private volatile Path libfuse;
     private volatile KernelCache kernelCache;
@@ -300,6 +302,12 @@ public final class NioFuseOperations implements FuseOperations {
             kernelCache = KernelCache.capture(libfuse);
         }
         log.info("FUSE session started (protocol " + conn.protoMajor() + "." + conn.protoMinor() + ")");
+        initialized.countDown();
+    }
+
+    /** Whether the session has started (its INIT arrived), waiting at most {@code timeout}. */
+    boolean awaitInit(java.time.Duration timeout) throws InterruptedException {
+        return initialized.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override

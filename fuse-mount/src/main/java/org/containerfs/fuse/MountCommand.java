@@ -182,17 +182,19 @@ public final class MountCommand implements Callable<Integer> {
                 break;
             }
         }
-        cleanup(session, fs, log);
-        return 0;
+        boolean ended = cleanup(session, fs, log);
+        // a signal's unmount that could only detach: the shell's convention for "ended by that signal"
+        return ended || signals.signalNumber() == 0 ? 0 : 128 + signals.signalNumber();
     }
 
-    /** Frees FUSE, then closes the container (which commits anything still being written). */
-    private static void cleanup(FuseSession session, FileSystem fs, MountLog log) {
+    /** Frees FUSE, then closes the container (which commits anything still being written); whether the session had ended. */
+    private static boolean cleanup(FuseSession session, FileSystem fs, MountLog log) {
         boolean ended = session.ended();
         session.close();
         closeQuietly(fs, log);
         log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
                 + "; the kernel ends the session when this process exits");
+        return ended;
     }
 
     private static void closeQuietly(FileSystem fs, MountLog log) {

@@ -18,6 +18,7 @@ final class StopSignals {
     private Runnable action;
     private boolean started;
     private boolean finished;
+    private int signalNumber;
 
     private StopSignals(MountLog log) {
         this.log = log;
@@ -28,7 +29,7 @@ final class StopSignals {
         StopSignals s = new StopSignals(log);
         for (String name : SIGNALS) {
             try {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> s.signalled(signal.getName()));
+                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> s.signalled(signal.getName(), signal.getNumber()));
             } catch (IllegalArgumentException unavailable) {
                 // -Xrs or a signal the platform lacks: the JVM's default handling stays
                 log.warn("SIG" + name + " cannot be handled (" + unavailable.getMessage() + "): it ends the process "
@@ -38,12 +39,15 @@ final class StopSignals {
         return s;
     }
 
-    private void signalled(String name) {
+    private void signalled(String name, int number) {
         Runnable run;
         synchronized (this) {
             if (!requested) {
-                log.notice("SIG" + name + " received: " + (action == null ? "stopping; the mount, if it is being made, is unmounted once made"
-                        : "unmounting"));
+                log.notice("SIG" + name + " received: " + (action == null
+                        ? "stopping; the mount, if it is being made, is unmounted once made" : "unmounting"));
+            }
+            if (!requested) {
+                signalNumber = number;
             }
             requested = true;
             run = claim();
@@ -67,6 +71,11 @@ final class StopSignals {
             run = requested ? claim() : null;
         }
         runOnce(run);
+    }
+
+    /** The first signal's number (0: none): a mount that had to be left detached exits with 128 + it. */
+    synchronized int signalNumber() {
+        return signalNumber;
     }
 
     /** Whether the stop action has run to its end. */

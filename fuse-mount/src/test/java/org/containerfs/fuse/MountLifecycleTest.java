@@ -80,7 +80,7 @@ class MountLifecycleTest {
             assertThat(writerOut.readLine()).isEqualTo("open");
 
             m.process.toHandle().destroy(); // SIGTERM: busy for --grace, then detached; the container is closed
-            m.awaitExit(Duration.ofSeconds(30));
+            assertThat(m.awaitExit(Duration.ofSeconds(30))).as("left detached: 128 + SIGTERM").isEqualTo(143);
             assertThat(m.output()).contains("is still in use: detaching it").contains("detached " + mp);
             assertThat(FuseSession.isMounted(mp)).isFalse();
             writer.getOutputStream().close();

@@ -17,7 +17,9 @@ import java.util.stream.Stream;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
 import org.containerfs.fuse.FuseTestSupport.Result;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -131,5 +133,50 @@ class NewNamesThroughMountTest {
             assertThat(names(fs, "/msg06")).containsExactly("rec01.empty");
             assertThat(Files.size(fs.getPath("/msg06/rec01.empty"))).isZero();
         }
+    }
+
+    /** The other formats that take writes through a mount, by their corpus files (a new SION file cannot be mounted). */
+    record FormatCase(CorpusFormat format, String file, String closedUnitName, String laterName, String newUnitDir,
+            String malformedName) {}
+
+    @TestFactory
+    Stream<DynamicTest> everyWritableFormatRefusesNamesAtCreate(@TempDir Path dir) {
+        return Stream.of(
+                new FormatCase(new CorpusFormat.Gsd(), "hoomd_trajectory.gsd", "/3/new_chunk", null, "/12", "/12/bad%zz"),
+                new FormatCase(new CorpusFormat.Scda(), "all_types.scda", null, "/0009.B.late", null, "/notes.txt"),
+                new FormatCase(new CorpusFormat.G3(), "simple-types.g3", "/000001.Scan/NewKey", null, "/000004.Scan",
+                        "/000004.Scan/bad%zz"))
+                .map(c -> DynamicTest.dynamicTest(c.format().name(), () -> {
+                    Path work = Files.createTempDirectory(dir, c.format().name());
+                    Path container = work.resolve(c.file());
+                    Files.copy(c.format().corpusFile(c.file()), container);
+                    Path mp = Files.createDirectory(work.resolve("mnt"));
+                    String before = FuseTestSupport.sha256(container);
+                    try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+                        if (c.closedUnitName() != null) {
+                            assertRefused(bash("echo x > \"$1\"", mp + c.closedUnitName()), "Permission denied",
+                                    "a file in a committed unit");
+                            assertRefused(sh("touch", mp + c.closedUnitName()), "Permission denied", "touch there");
+                        }
+                        if (c.laterName() != null) {
+                            assertRefused(bash("echo x > \"$1\"", mp + c.laterName()), "Permission denied",
+                                    "a unit that is not the next");
+                        }
+                        assertThat(FuseTestSupport.sha256(container)).isEqualTo(before);
+                        if (c.newUnitDir() != null) {
+                            sh("mkdir", mp + c.newUnitDir()).ok();
+                        }
+                        assertRefused(bash("echo x > \"$1\"", mp + c.malformedName()), "Invalid argument",
+                                "a name the format cannot hold");
+                        assertThat(m.log()).doesNotContain("NOT committed");
+                    }
+                    try (FileSystem fs = MountCommand.openContainer(container, false, null, false)) {
+                        for (String name : new String[] {c.closedUnitName(), c.laterName(), c.malformedName()}) {
+                            if (name != null) {
+                                assertThat(Files.exists(fs.getPath(name))).as(name).isFalse();
+                            }
+                        }
+                    }
+                }));
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.ProviderNotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -53,7 +54,7 @@ public final class MountCommand implements Callable<Integer> {
     boolean background;
 
     @Option(names = "--log", paramLabel = "<file>", description = "log file of a --background mount (default: "
-            + "containerfs-mount-<pid>.log in $XDG_RUNTIME_DIR or /tmp)")
+            + "containerfs-mount-<pid>.log in $XDG_RUNTIME_DIR or /tmp, <pid> the background process's)")
     Path logFile;
 
     @Option(names = "--format", paramLabel = "<name>", description = "the container's format, if not detected")
@@ -81,7 +82,18 @@ public final class MountCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "log commits and session events")
     boolean verbose;
 
-    @Option(names = "--debug", description = "libfuse debug output (every request)")
+    @Option(names = "--strict", description = "fail on any damage instead of mounting the readable part (env strict=true)")
+    boolean strict;
+
+    @Option(names = "--env", paramLabel = "KEY=VALUE",
+            description = "an option for the format's provider, passed in the env map (repeatable), e.g. --env decode=false;"
+                    + " the access mode is --rw's")
+    Map<String, String> env = new LinkedHashMap<>();
+
+    @Option(names = "--fuse-debug", description = "libfuse debug output: every request on stderr")
+    boolean fuseDebug;
+
+    @Option(names = "--debug", description = "print the stack trace of an error")
     boolean debug;
 
     private final PrintStream out;
@@ -112,6 +124,13 @@ public final class MountCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        for (String key : List.of("accessMode", "create")) {
+            if (env.containsKey(key)) {
+                err.println("containerfs mount: --env " + key + ": a mount opens an existing container, read-only or with --rw"
+                        + " (appends only)");
+                return 2;
+            }
+        }
         boolean remote = S3Arguments.isS3(container);
         if (remote && readWrite) {
             err.println("containerfs mount: " + S3Arguments.refusal(container, "a read-write mount").getMessage());
@@ -138,9 +157,10 @@ public final class MountCommand implements Callable<Integer> {
         StopSignals signals = StopSignals.install(log);
         FileSystem fs;
         try {
-            fs = openContainer(container, readWrite, format, sync, openProgress);
+            fs = openContainer(container, readWrite, format, sync, openProgress, providerEnv());
         } catch (IOException | RuntimeException e) {
             err.println("containerfs mount: cannot open " + shownName() + ": " + e.getMessage());
+            stackTrace(e);
             return 1;
         }
         if (signals.requested()) {
@@ -151,17 +171,19 @@ public final class MountCommand implements Callable<Integer> {
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
                 MountSettings.currentGid(), cacheTimeout, containerName(), options,
-                verbose, debug, readAheadKb);
+                verbose, fuseDebug, readAheadKb);
         FuseSession session;
         try {
             session = FuseSession.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings, log);
         } catch (FuseUnavailableException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: FUSE is not available: " + e.getMessage());
+            stackTrace(e);
             return 2;
         } catch (IOException | RuntimeException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: " + e.getMessage());
+            stackTrace(e);
             return 1;
         }
         if (!signals.requested()) {
@@ -185,6 +207,22 @@ public final class MountCommand implements Callable<Integer> {
         boolean ended = cleanup(session, fs, log);
         // a signal's unmount that could only detach: the shell's convention for "ended by that signal"
         return ended || signals.signalNumber() == 0 ? 0 : 128 + signals.signalNumber();
+    }
+
+    /** With --debug, the stack trace of an error whose message was printed (as every command does). */
+    private void stackTrace(Throwable e) {
+        if (debug) {
+            e.printStackTrace(err);
+        }
+    }
+
+    /** The --env pairs and --strict, for the provider. */
+    private Map<String, String> providerEnv() {
+        Map<String, String> map = new LinkedHashMap<>(env);
+        if (strict) {
+            map.put("strict", "true");
+        }
+        return map;
     }
 
     /** Frees FUSE, then closes the container (which commits anything still being written); whether the session had ended. */
@@ -225,11 +263,17 @@ public final class MountCommand implements Callable<Integer> {
     /** As {@link #openContainer(Path, boolean, String, boolean)}, telling {@code progress} (if not null) how far the scan got. */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync,
             OpenProgress progress) throws IOException {
+        return openContainer(container, readWrite, format, sync, progress, Map.of());
+    }
+
+    /** As above, with further provider options ({@code --env}, {@code --strict}). */
+    static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync,
+            OpenProgress progress, Map<String, String> providerEnv) throws IOException {
         if (S3Arguments.isS3(container)) {
             if (readWrite) {
                 throw S3Arguments.refusal(container, "a read-write mount");
             }
-            Map<String, Object> s3Env = new HashMap<>();
+            Map<String, Object> s3Env = new HashMap<>(providerEnv);
             if (format != null) {
                 s3Env.put("format", format);
             }
@@ -238,7 +282,7 @@ public final class MountCommand implements Callable<Integer> {
             }
             return S3Arguments.open(container, s3Env);
         }
-        Map<String, Object> env = new HashMap<>();
+        Map<String, Object> env = new HashMap<>(providerEnv);
         if (progress != null) {
             env.put(OpenProgress.ENV_KEY, progress);
         }
@@ -261,7 +305,10 @@ public final class MountCommand implements Callable<Integer> {
 
     private int startInBackground() throws IOException, InterruptedException {
         Path mp = FuseSession.canonical(mountPoint);
-        Path log = logFile != null ? logFile.toAbsolutePath() : defaultLogFile();
+        // by default named after the daemon (what kill needs), known once it runs: it starts under a
+        // name of this launcher's, renamed then (the daemon's descriptor follows the file)
+        Path log = logFile != null ? logFile.toAbsolutePath()
+                : defaultLogDirectory().resolve("containerfs-mount-starting-" + ProcessHandle.current().pid() + ".log");
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             cmd.add("/usr/bin/setsid"); // its own session: the terminal's Ctrl-C and hang-up do not reach it
@@ -296,12 +343,27 @@ public final class MountCommand implements Callable<Integer> {
         if (verbose) {
             cmd.add("--verbose");
         }
+        env.forEach((k, v) -> cmd.add("--env=" + k + "=" + v));
+        if (strict) {
+            cmd.add("--strict");
+        }
+        if (fuseDebug) {
+            cmd.add("--fuse-debug");
+        }
+        if (debug) {
+            cmd.add("--debug");
+        }
         long logStart = Files.exists(log) ? Files.size(log) : 0;
         Process child = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectErrorStream(true)
                 .start();
+        if (logFile == null) {
+            Path named = log.resolveSibling("containerfs-mount-" + child.pid() + ".log");
+            Files.move(log, named, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            log = named;
+        }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             if (FuseSession.isMounted(mp) && logSaysMounted(log, logStart, mp)) {
@@ -328,9 +390,8 @@ public final class MountCommand implements Callable<Integer> {
         return fresh.contains(") at " + mp + ";");
     }
 
-    private static Path defaultLogFile() {
+    private static Path defaultLogDirectory() {
         String runtime = System.getenv("XDG_RUNTIME_DIR");
-        Path dir = runtime != null && Files.isDirectory(Path.of(runtime)) ? Path.of(runtime) : Path.of("/tmp");
-        return dir.resolve("containerfs-mount-" + ProcessHandle.current().pid() + ".log");
+        return runtime != null && Files.isDirectory(Path.of(runtime)) ? Path.of(runtime) : Path.of("/tmp");
     }
 }

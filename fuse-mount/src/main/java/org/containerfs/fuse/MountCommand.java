@@ -154,7 +154,12 @@ public final class MountCommand implements Callable<Integer> {
     private int runInForeground() throws InterruptedException {
         MountLog log = new MountLog(err, verbose);
         // first: a signal at any later instant is a request to stop, served in the steps below
-        StopSignals signals = StopSignals.install(log);
+        try (StopSignals signals = StopSignals.install(log)) {
+            return runInForeground(log, signals);
+        }
+    }
+
+    private int runInForeground(MountLog log, StopSignals signals) throws InterruptedException {
         FileSystem fs;
         try {
             fs = openContainer(container, readWrite, format, sync, openProgress, providerEnv());

@@ -57,8 +57,9 @@ import org.cryptomator.jfuse.api.TimeSpec;
  *   <li>Extended attributes: every attribute view of the file system other than {@code basic}
  *       (for a container: the format's view) as {@code user.<view>.<name>}; {@code byte[]} values
  *       raw, other values as their string form. Read-only.</li>
- *   <li>Writes (writable mounts only): a new file streams sequentially into the provider's append
- *       channel; an out-of-order write fails with EIO and a log line; the file is committed when its
+ *   <li>Writes (writable mounts only): a new name is first checked with the file system's own create
+ *       check (see {@link NewFileCheck}) and refused at once if the container cannot take it; a new
+ *       file streams sequentially into the provider's append channel; an out-of-order write fails with EIO and a log line; the file is committed when its
  *       last descriptor is closed ({@code release}). {@code fsync} forces the channel if it is a
  *       {@link FileChannel}; a container commits a unit at close (open the container with env
  *       {@code sync=true} to force every commit to disk). {@code mkdir}, {@code unlink},
@@ -643,8 +644,8 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     /**
-     * close(): a new file that was written is committed here, so that close reports a refusal or a
-     * failed write (EIO) to the writer. A close without writes (a shell's redirection closes its
+     * close(): a new file that was written is committed here, so that close reports a failed write
+     * or a refused commit to the writer, as EIO (this and every later close of the file). A close without writes (a shell's redirection closes its
      * first descriptor before the command writes; {@code touch}) commits nothing yet.
      */
     @Override

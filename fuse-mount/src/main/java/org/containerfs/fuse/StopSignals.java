@@ -10,10 +10,12 @@ import java.util.List;
  * only records the request and runs the stop action once the session exists; the main thread then
  * finishes as after an unmount and the process exits 0.
  */
-final class StopSignals {
+final class StopSignals implements AutoCloseable {
     private static final List<String> SIGNALS = List.of("INT", "TERM", "HUP");
 
     private final MountLog log;
+    /** The handlers this replaced, given back by {@link #close} (a mount run inside a longer-lived JVM). */
+    private final java.util.Map<sun.misc.Signal, sun.misc.SignalHandler> previous = new java.util.LinkedHashMap<>();
     private boolean requested;
     private Runnable action;
     private boolean started;
@@ -29,7 +31,9 @@ final class StopSignals {
         StopSignals s = new StopSignals(log);
         for (String name : SIGNALS) {
             try {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> s.signalled(signal.getName(), signal.getNumber()));
+                sun.misc.Signal signal = new sun.misc.Signal(name);
+                s.previous.put(signal, sun.misc.Signal.handle(signal, caught -> s.signalled(caught.getName(),
+                        caught.getNumber())));
             } catch (IllegalArgumentException unavailable) {
                 // -Xrs or a signal the platform lacks: the JVM's default handling stays
                 log.warn("SIG" + name + " cannot be handled (" + unavailable.getMessage() + "): it ends the process "
@@ -102,5 +106,11 @@ final class StopSignals {
                 finished = true;
             }
         }
+    }
+
+    /** Gives the signals back to the handlers they had before {@link #install}. */
+    @Override
+    public void close() {
+        previous.forEach(sun.misc.Signal::handle);
     }
 }

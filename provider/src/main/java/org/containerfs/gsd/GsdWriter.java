@@ -255,8 +255,8 @@ final class GsdWriter implements ContainerWriter {
 
     @Override
     public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
-        PlannedChunk c = plannedChunk(parent, name, attributes);
         ensureNoActiveChunk();
+        PlannedChunk c = plannedChunk(parent, name, attributes);
         int id = index.idOf(c.raw());
         if (id < 0) {
             // a name new to the file: a provisional id, in the order names will be written to the name list

@@ -162,8 +162,10 @@ final class ScdaWriter implements ContainerWriter {
         if (pending != null && parent == pending) {
             return pending.createElement(name);
         }
+        if (parent.name().isEmpty()) {
+            ensureNoOpenFile(name);
+        }
         PlannedSection section = plannedSection(parent, name, attributes);
-        ensureNoOpenFile(name);
         commitPending();
         long start = prepareTail();
         activeFile = new FileSink(name, section.type(), section.user(), section.encode(), start);

@@ -284,7 +284,8 @@ final class SionNewContainer implements Container {
                 throw new AccessDeniedException(name, null, "tasks live at the root; " + allowedWrites());
             }
             if (!TASK_NAME.matcher(name).matches()) {
-                throw new InvalidNameException(name, "SION tasks are named " + SionContainer.TASK_PREFIX + "NNNNNN; " + allowedWrites());
+                throw new InvalidNameException(name, "SION tasks are named " + SionContainer.TASK_PREFIX + "NNNNNN; "
+                        + allowedWrites());
             }
             if (!name.equals(expectedName())) {
                 throw new AccessDeniedException(name, null, "the next task is " + expectedName() + "; "
@@ -304,11 +305,11 @@ final class SionNewContainer implements Container {
         @Override
         public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes)
                 throws IOException {
-            long rank = taskRank(parent, name, attributes);
-            if (active != null) {
+            if (active != null && !finished) {
                 throw new IOException(source.name() + ": " + active.name + " is still being written; close it "
                         + "first (tasks are staged one at a time)");
             }
+            long rank = taskRank(parent, name, attributes);
             active = new TaskSink(name, stagingEnd, rank);
             return active;
         }

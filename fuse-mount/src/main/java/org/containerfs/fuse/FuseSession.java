@@ -97,7 +97,9 @@ public final class FuseSession implements AutoCloseable {
                     + " (libfuse printed the cause on stderr, if any)", e);
         }
         if (settings.readAheadKb() > 0) {
-            setReadAhead(mp, settings.readAheadKb(), log);
+            // not now: the kernel sets the window again when it takes the session's INIT reply, which
+            // libfuse sends after the init callback this mount waited for; any later request proves it has
+            ops.onFirstRequest(() -> setReadAhead(mp, settings.readAheadKb(), log));
         }
         return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? startWatcher(mp, log) : null);
     }

@@ -100,6 +100,8 @@ public final class NioFuseOperations implements FuseOperations {
     private final Object createLock = new Object();
     /** Counted down by {@link #init}: the kernel has started the session (see {@link FuseSession#mountWithoutProbe}). */
     private final CountDownLatch initialized = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> firstRequest =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile int maxRead;
     private volatile Path libfuse;
     private volatile KernelCache kernelCache;
@@ -165,6 +167,20 @@ public final class NioFuseOperations implements FuseOperations {
 
     private void served(Operation op) {
         served.get(op).increment();
+        if (firstRequest.get() != null) {
+            Runnable first = firstRequest.getAndSet(null);
+            if (first != null) {
+                first.run();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} once, at the first request after the session's INIT: the kernel has then
+     * taken the INIT reply (it sends nothing else before), which an action in {@link #init} precedes.
+     */
+    void onFirstRequest(Runnable action) {
+        firstRequest.set(action);
     }
 
     /** Open file handles (reads and writes), for a clean shutdown and for tests. */

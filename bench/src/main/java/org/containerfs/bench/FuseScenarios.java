@@ -217,7 +217,7 @@ final class FuseScenarios implements FormatScenarios {
         LimeInputs.smallRecords(container, records);
         plainTree(tree, records);
         List<Peer> peers = new ArrayList<>();
-        peers.add(new Peer("containerfs", null, containerfsCommand(container), List.of("--debug")));
+        peers.add(new Peer("containerfs", null, containerfsCommand(container), List.of("--fuse-debug")));
         peers.add(new Peer("bindfs", "bindfs", List.of("bindfs", "-f", tree.toString()), List.of("-d")));
         Map<String, String> skipped = new LinkedHashMap<>();
         if (onPath("mksquashfs") && onPath("squashfuse")) {

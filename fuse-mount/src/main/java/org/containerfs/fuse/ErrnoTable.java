@@ -11,6 +11,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.ReadOnlyFileSystemException;
+import org.containerfs.spi.InvalidNameException;
 import org.cryptomator.jfuse.api.Errno;
 
 /**
@@ -23,6 +24,7 @@ import org.cryptomator.jfuse.api.Errno;
  *   <tr><td>FileAlreadyExistsException</td><td>EEXIST</td></tr>
  *   <tr><td>NotDirectoryException</td><td>ENOTDIR</td></tr>
  *   <tr><td>DirectoryNotEmptyException</td><td>ENOTEMPTY</td></tr>
+ *   <tr><td>InvalidNameException (a name the container's format can never hold)</td><td>EINVAL</td></tr>
  *   <tr><td>AccessDeniedException (e.g. a refused mutation of a container)</td><td>EACCES</td></tr>
  *   <tr><td>ReadOnlyFileSystemException</td><td>EROFS</td></tr>
  *   <tr><td>FileSystemException "is a directory"</td><td>EISDIR</td></tr>
@@ -54,6 +56,9 @@ public final class ErrnoTable {
         }
         if (failure instanceof DirectoryNotEmptyException) {
             return errno.enotempty();
+        }
+        if (failure instanceof InvalidNameException) {
+            return errno.einval();
         }
         if (failure instanceof AccessDeniedException) {
             return errno.eacces();

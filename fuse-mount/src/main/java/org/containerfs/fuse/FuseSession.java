@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.cryptomator.jfuse.api.Fuse;
 import org.cryptomator.jfuse.api.FuseBuilder;
+import org.cryptomator.jfuse.api.FuseMount;
 import org.cryptomator.jfuse.api.FuseMountFailedException;
 
 /**
@@ -88,16 +90,95 @@ public final class FuseSession implements AutoCloseable {
             throw new FuseUnavailableException("native access is disabled: run java with --enable-native-access=ALL-UNNAMED", e);
         }
         try {
-            fuse.mount("containerfs", mp, settings.fuseArguments(LibFuse.takesMaxThreads(libfuse)).toArray(String[]::new));
+            mountWithoutProbe(fuse, ops, mp, settings.fuseArguments(LibFuse.takesMaxThreads(libfuse)));
         } catch (FuseMountFailedException | IllegalArgumentException e) {
             closeQuietly(fuse);
             throw new IOException("mounting at " + mp + " failed: " + e.getMessage()
                     + " (libfuse printed the cause on stderr, if any)", e);
         }
         if (settings.readAheadKb() > 0) {
-            setReadAhead(mp, settings.readAheadKb(), log);
+            // not now: the kernel sets the window again when it takes the session's INIT reply, which
+            // libfuse sends after the init callback this mount waited for; any later request proves it has
+            ops.onFirstRequest(() -> setReadAhead(mp, settings.readAheadKb(), log));
         }
         return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? startWatcher(mp, log) : null);
+    }
+
+    /** How long the kernel may take to start the session (its INIT request) once the mount point exists. */
+    private static final Duration INIT_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * jfuse's {@code Fuse.mount} without its readiness probe. That probe stats a file in the new mount
+     * from the mounting thread: a signal that ends the process while the stat waits (before the session
+     * is served) leaves a thread blocked on a request to its own mount, which nothing answers any more,
+     * and the process can then neither exit nor be killed (the FUSE connection stays up while the thread
+     * holds it). Here the same steps (jfuse's native mount, then its loop on jfuse's executor) are taken
+     * and readiness is the session's INIT callback: no thread of this process ever calls into its mount.
+     */
+    static void mountWithoutProbe(Fuse fuse, NioFuseOperations ops, Path mp, List<String> flags)
+            throws FuseMountFailedException {
+        List<String> args = new ArrayList<>();
+        args.add("containerfs");
+        args.addAll(flags);
+        args.add("-f");
+        args.add(mp.toString());
+        FuseMount mount;
+        java.util.concurrent.atomic.AtomicReference<FuseMount> mounted;
+        ExecutorService executor;
+        try {
+            java.lang.reflect.Method nativeMount = Fuse.class.getDeclaredMethod("mount", List.class);
+            nativeMount.setAccessible(true);
+            Field mountField = Fuse.class.getDeclaredField("mount");
+            mountField.setAccessible(true);
+            @SuppressWarnings("unchecked")
+            var ref = (java.util.concurrent.atomic.AtomicReference<FuseMount>) mountField.get(fuse);
+            mounted = ref;
+            executor = loopExecutor(fuse);
+            if (executor == null) {
+                throw new IllegalStateException("jfuse's loop executor not found");
+            }
+            mount = (FuseMount) nativeMount.invoke(fuse, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof FuseMountFailedException failed) {
+                throw failed;
+            }
+            if (e.getCause() instanceof IllegalArgumentException bad) {
+                throw bad;
+            }
+            throw new FuseMountFailedException("jfuse's mount failed: " + e.getCause());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new FuseMountFailedException("this jfuse version does not have the mount steps containerfs takes ("
+                    + e + ")");
+        }
+        mounted.set(mount); // from here Fuse.close() unmounts and frees it, as after its own mount
+        Future<Integer> loop = executor.submit(mount::loop);
+        long deadline = System.nanoTime() + INIT_TIMEOUT.toNanos();
+        try {
+            while (!ops.awaitInit(Duration.ofMillis(50))) {
+                if (loop.isDone()) {
+                    throw new FuseMountFailedException("the FUSE session ended before it started (fuse_loop returned "
+                            + loopResult(loop) + ")");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new FuseMountFailedException("the kernel did not start the FUSE session within "
+                            + INIT_TIMEOUT.toSeconds() + " s");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FuseMountFailedException("interrupted while waiting for the FUSE session to start");
+        }
+    }
+
+    private static String loopResult(Future<Integer> loop) {
+        try {
+            return String.valueOf(loop.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+            return "with " + e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "?";
+        }
     }
 
     /**

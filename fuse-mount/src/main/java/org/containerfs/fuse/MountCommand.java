@@ -12,6 +12,7 @@ import java.nio.file.ProviderNotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -53,7 +54,7 @@ public final class MountCommand implements Callable<Integer> {
     boolean background;
 
     @Option(names = "--log", paramLabel = "<file>", description = "log file of a --background mount (default: "
-            + "containerfs-mount-<pid>.log in $XDG_RUNTIME_DIR or /tmp)")
+            + "containerfs-mount-<pid>.log in $XDG_RUNTIME_DIR or /tmp, <pid> the background process's)")
     Path logFile;
 
     @Option(names = "--format", paramLabel = "<name>", description = "the container's format, if not detected")
@@ -81,7 +82,18 @@ public final class MountCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "log commits and session events")
     boolean verbose;
 
-    @Option(names = "--debug", description = "libfuse debug output (every request)")
+    @Option(names = "--strict", description = "fail on any damage instead of mounting the readable part (env strict=true)")
+    boolean strict;
+
+    @Option(names = "--env", paramLabel = "KEY=VALUE",
+            description = "an option for the format's provider, passed in the env map (repeatable), e.g. --env decode=false;"
+                    + " the access mode is --rw's")
+    Map<String, String> env = new LinkedHashMap<>();
+
+    @Option(names = "--fuse-debug", description = "libfuse debug output: every request on stderr")
+    boolean fuseDebug;
+
+    @Option(names = "--debug", description = "print the stack trace of an error")
     boolean debug;
 
     /** Which libfuse API serves the mount. */
@@ -120,6 +132,13 @@ public final class MountCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        for (String key : List.of("accessMode", "create")) {
+            if (env.containsKey(key)) {
+                err.println("containerfs mount: --env " + key + ": a mount opens an existing container, read-only or with --rw"
+                        + " (appends only)");
+                return 2;
+            }
+        }
         boolean remote = S3Arguments.isS3(container);
         if (remote && readWrite) {
             err.println("containerfs mount: " + S3Arguments.refusal(container, "a read-write mount").getMessage());
@@ -142,17 +161,30 @@ public final class MountCommand implements Callable<Integer> {
 
     private int runInForeground() throws InterruptedException {
         MountLog log = new MountLog(err, verbose);
+        // first: a signal at any later instant is a request to stop, served in the steps below
+        try (StopSignals signals = StopSignals.install(log)) {
+            return runInForeground(log, signals);
+        }
+    }
+
+    private int runInForeground(MountLog log, StopSignals signals) throws InterruptedException {
         FileSystem fs;
         try {
-            fs = openContainer(container, readWrite, format, sync, openProgress);
+            fs = openContainer(container, readWrite, format, sync, openProgress, providerEnv());
         } catch (IOException | RuntimeException e) {
             err.println("containerfs mount: cannot open " + shownName() + ": " + e.getMessage());
+            stackTrace(e);
             return 1;
+        }
+        if (signals.requested()) {
+            closeQuietly(fs, log);
+            log.notice("stopped before mounting: nothing was mounted");
+            return 0;
         }
         String mode = readWrite ? "read-write, appends only" : "read-only";
         MountSettings settings = new MountSettings(!readWrite, !noAutoUnmount, MountSettings.currentUid(),
                 MountSettings.currentGid(), cacheTimeout, containerName(), options,
-                verbose, debug, readAheadKb);
+                verbose, fuseDebug, readAheadKb);
         MountedSession session;
         try {
             Path root = fs.getRootDirectories().iterator().next();
@@ -161,74 +193,61 @@ public final class MountCommand implements Callable<Integer> {
         } catch (FuseUnavailableException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: FUSE is not available: " + e.getMessage());
+            stackTrace(e);
             return 2;
         } catch (IOException | RuntimeException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: " + e.getMessage());
+            stackTrace(e);
             return 1;
         }
-        Cleanup cleanup = new Cleanup(session, fs, log);
-        Thread hook = new Thread(() -> {
+        if (!signals.requested()) {
+            out.println("containerfs: mounted " + shownName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
+                    + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
+            out.flush();
+        }
+        signals.onSignal(() -> {
             try {
-                log.notice("signal received: unmounting " + session.mountPoint());
                 session.unmount(Duration.ofSeconds(graceSeconds));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } finally {
-                cleanup.run();
             }
-            if (cleanup.unmountedCleanly()) {
-                // The JVM would exit with 128+signal (130, 143); --help promises 0 for a clean unmount.
-                err.flush();
-                Runtime.getRuntime().halt(0);
+        });
+        // until unmounted by anyone, or a signal's unmount is done (a detached mount may be served longer)
+        while (!session.awaitEnd(Duration.ofMillis(200))) {
+            if (signals.stopFinished()) {
+                break;
             }
-        }, "containerfs-unmount");
-        Runtime.getRuntime().addShutdownHook(hook);
-        out.println("containerfs: mounted " + shownName() + " (" + fs.provider().getScheme() + ", " + mode + ") at "
-                + session.mountPoint() + "; unmount with: containerfs umount " + session.mountPoint());
-        out.flush();
-        session.awaitEnd();
-        cleanup.run();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it finishes the same cleanup
         }
-        return 0;
+        boolean ended = cleanup(session, fs, log);
+        // a signal's unmount that could only detach: the shell's convention for "ended by that signal"
+        return ended || signals.signalNumber() == 0 ? 0 : 128 + signals.signalNumber();
     }
 
-    /** Frees FUSE, then closes the container (which commits anything still being written). Once. */
-    private static final class Cleanup implements Runnable {
-        private final MountedSession session;
-        private final FileSystem fs;
-        private final MountLog log;
-        private boolean done;
-        private boolean ended;
-
-        Cleanup(MountedSession session, FileSystem fs, MountLog log) {
-            this.session = session;
-            this.fs = fs;
-            this.log = log;
+    /** With --debug, the stack trace of an error whose message was printed (as every command does). */
+    private void stackTrace(Throwable e) {
+        if (debug) {
+            e.printStackTrace(err);
         }
+    }
 
-        @Override
-        public synchronized void run() {
-            if (done) {
-                return;
-            }
-            done = true;
-            ended = session.ended();
-            session.close();
-            closeQuietly(fs, log);
-            // Logged here, not by the main thread: on SIGTERM the JVM exits as soon as the hook returns.
-            log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
-                    + "; the kernel ends the session when this process exits");
+    /** The --env pairs and --strict, for the provider. */
+    private Map<String, String> providerEnv() {
+        Map<String, String> map = new LinkedHashMap<>(env);
+        if (strict) {
+            map.put("strict", "true");
         }
+        return map;
+    }
 
-        /** Whether cleanup ran and the mount had ended (not left detached). */
-        synchronized boolean unmountedCleanly() {
-            return done && ended;
-        }
+    /** Frees FUSE, then closes the container (which commits anything still being written); whether the session had ended. */
+    private static boolean cleanup(MountedSession session, FileSystem fs, MountLog log) {
+        boolean ended = session.ended();
+        session.close();
+        closeQuietly(fs, log);
+        log.notice(ended ? "unmounted " + session.mountPoint() : "detached " + session.mountPoint()
+                + "; the kernel ends the session when this process exits");
+        return ended;
     }
 
     private static void closeQuietly(FileSystem fs, MountLog log) {
@@ -263,11 +282,17 @@ public final class MountCommand implements Callable<Integer> {
     /** As {@link #openContainer(Path, boolean, String, boolean)}, telling {@code progress} (if not null) how far the scan got. */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync,
             OpenProgress progress) throws IOException {
+        return openContainer(container, readWrite, format, sync, progress, Map.of());
+    }
+
+    /** As above, with further provider options ({@code --env}, {@code --strict}). */
+    static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync,
+            OpenProgress progress, Map<String, String> providerEnv) throws IOException {
         if (S3Arguments.isS3(container)) {
             if (readWrite) {
                 throw S3Arguments.refusal(container, "a read-write mount");
             }
-            Map<String, Object> s3Env = new HashMap<>();
+            Map<String, Object> s3Env = new HashMap<>(providerEnv);
             if (format != null) {
                 s3Env.put("format", format);
             }
@@ -280,7 +305,7 @@ public final class MountCommand implements Callable<Integer> {
                 throw notRecognized(container, e); // the same bytes get the same answer as in a local file
             }
         }
-        Map<String, Object> env = new HashMap<>();
+        Map<String, Object> env = new HashMap<>(providerEnv);
         if (progress != null) {
             env.put(OpenProgress.ENV_KEY, progress);
         }
@@ -307,7 +332,10 @@ public final class MountCommand implements Callable<Integer> {
 
     private int startInBackground() throws IOException, InterruptedException {
         Path mp = FuseSession.canonical(mountPoint);
-        Path log = logFile != null ? logFile.toAbsolutePath() : defaultLogFile();
+        // by default named after the daemon (what kill needs), known once it runs: it starts under a
+        // name of this launcher's, renamed then (the daemon's descriptor follows the file)
+        Path log = logFile != null ? logFile.toAbsolutePath()
+                : defaultLogDirectory().resolve("containerfs-mount-starting-" + ProcessHandle.current().pid() + ".log");
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             cmd.add("/usr/bin/setsid"); // its own session: the terminal's Ctrl-C and hang-up do not reach it
@@ -343,12 +371,27 @@ public final class MountCommand implements Callable<Integer> {
         if (verbose) {
             cmd.add("--verbose");
         }
+        env.forEach((k, v) -> cmd.add("--env=" + k + "=" + v));
+        if (strict) {
+            cmd.add("--strict");
+        }
+        if (fuseDebug) {
+            cmd.add("--fuse-debug");
+        }
+        if (debug) {
+            cmd.add("--debug");
+        }
         long logStart = Files.exists(log) ? Files.size(log) : 0;
         Process child = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectErrorStream(true)
                 .start();
+        if (logFile == null) {
+            Path named = log.resolveSibling("containerfs-mount-" + child.pid() + ".log");
+            Files.move(log, named, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            log = named;
+        }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             if (FuseSession.isMounted(mp) && logSaysMounted(log, logStart, mp)) {
@@ -375,9 +418,8 @@ public final class MountCommand implements Callable<Integer> {
         return fresh.contains(") at " + mp + ";");
     }
 
-    private static Path defaultLogFile() {
+    private static Path defaultLogDirectory() {
         String runtime = System.getenv("XDG_RUNTIME_DIR");
-        Path dir = runtime != null && Files.isDirectory(Path.of(runtime)) ? Path.of(runtime) : Path.of("/tmp");
-        return dir.resolve("containerfs-mount-" + ProcessHandle.current().pid() + ".log");
+        return runtime != null && Files.isDirectory(Path.of(runtime)) ? Path.of(runtime) : Path.of("/tmp");
     }
 }

@@ -57,8 +57,9 @@ import org.cryptomator.jfuse.api.TimeSpec;
  *   <li>Extended attributes: every attribute view of the file system other than {@code basic}
  *       (for a container: the format's view) as {@code user.<view>.<name>}; {@code byte[]} values
  *       raw, other values as their string form. Read-only.</li>
- *   <li>Writes (writable mounts only): a new file streams sequentially into the provider's append
- *       channel; an out-of-order write fails with EIO and a log line; the file is committed when its
+ *   <li>Writes (writable mounts only): a new name is first checked with the file system's own create
+ *       check (see {@link NewFileCheck}) and refused at once if the container cannot take it; a new
+ *       file streams sequentially into the provider's append channel; an out-of-order write fails with EIO and a log line; the file is committed when its
  *       last descriptor is closed ({@code release}). {@code fsync} forces the channel if it is a
  *       {@link FileChannel}; a container commits a unit at close (open the container with env
  *       {@code sync=true} to force every commit to disk). {@code mkdir}, {@code unlink},
@@ -87,6 +88,8 @@ public final class NioFuseOperations implements FuseOperations {
     private final int uid;
     private final int gid;
     private final List<String> xattrViews;
+    /** Refuses a new name the file system will never take, before anything is staged (see {@link #create}). */
+    private final NewFileCheck newFileCheck;
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** Requests served, by operation (what the kernel asked through libfuse; LOOKUPs arrive as getattr). */
     private final Map<Operation, LongAdder> served = new EnumMap<>(Operation.class);
@@ -95,6 +98,10 @@ public final class NioFuseOperations implements FuseOperations {
     private final Map<String, StagedFile> writing = new ConcurrentHashMap<>();
     private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
     private final Object createLock = new Object();
+    /** Counted down by {@link #init}: the kernel has started the session (see {@link FuseSession#mountWithoutProbe}). */
+    private final CountDownLatch initialized = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> firstRequest =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile int maxRead;
     private volatile Path libfuse;
     private volatile KernelCache kernelCache;
@@ -117,6 +124,7 @@ public final class NioFuseOperations implements FuseOperations {
         List<String> views = new ArrayList<>(new TreeSet<>(fs.supportedFileAttributeViews()));
         views.remove("basic");
         this.xattrViews = List.copyOf(views);
+        this.newFileCheck = NewFileCheck.of(fs);
         for (Operation op : Operation.values()) {
             served.put(op, new LongAdder()); // filled once: the map is only read afterwards, from any thread
         }
@@ -159,6 +167,20 @@ public final class NioFuseOperations implements FuseOperations {
 
     private void served(Operation op) {
         served.get(op).increment();
+        if (firstRequest.get() != null) {
+            Runnable first = firstRequest.getAndSet(null);
+            if (first != null) {
+                first.run();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} once, at the first request after the session's INIT: the kernel has then
+     * taken the INIT reply (it sends nothing else before), which an action in {@link #init} precedes.
+     */
+    void onFirstRequest(Runnable action) {
+        firstRequest.set(action);
     }
 
     /** Open file handles (reads and writes), for a clean shutdown and for tests. */
@@ -297,6 +319,12 @@ public final class NioFuseOperations implements FuseOperations {
             kernelCache = KernelCache.capture(libfuse);
         }
         log.info("FUSE session started (protocol " + conn.protoMajor() + "." + conn.protoMinor() + ")");
+        initialized.countDown();
+    }
+
+    /** Whether the session has started (its INIT arrived), waiting at most {@code timeout}. */
+    boolean awaitInit(java.time.Duration timeout) throws InterruptedException {
+        return initialized.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -632,8 +660,8 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     /**
-     * close(): a new file that was written is committed here, so that close reports a refusal or a
-     * failed write (EIO) to the writer. A close without writes (a shell's redirection closes its
+     * close(): a new file that was written is committed here, so that close reports a failed write
+     * or a refused commit to the writer, as EIO (this and every later close of the file). A close without writes (a shell's redirection closes its
      * first descriptor before the command writes; {@code touch}) commits nothing yet.
      */
     @Override
@@ -662,7 +690,12 @@ public final class NioFuseOperations implements FuseOperations {
                     return 0;
                 }
             }
-            commit(s);
+            try {
+                commit(s);
+            } catch (IOException | RuntimeException refused) {
+                // the bytes were taken; keeping them failed: close(2) says EIO, as a disk that fails at close
+                return -errno.eio();
+            }
             return 0;
         });
     }
@@ -747,6 +780,7 @@ public final class NioFuseOperations implements FuseOperations {
                 }
             } catch (IOException | RuntimeException e) {
                 synchronized (s) {
+                    s.failure = "its commit was refused: " + describe(e); // every later flush reports it too
                     drop(s, describe(e));
                 }
                 forget(path);
@@ -849,6 +883,8 @@ public final class NioFuseOperations implements FuseOperations {
                 if (fs.isReadOnly()) {
                     return -errno.erofs();
                 }
+                // the name the file is committed under: a tool's temporary name stands for its final one
+                newFileCheck.check(resolve(StagedFile.committedName(path)));
                 StagedFile s = new StagedFile(path, stagingDirectory);
                 s.descriptors = 1;
                 writing.put(path, s);
@@ -972,6 +1008,7 @@ public final class NioFuseOperations implements FuseOperations {
                 if (writing.containsKey(newpath) || Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
                     return (flags & renameNoReplace) != 0 ? -errno.eexist() : -errno.eacces();
                 }
+                newFileCheck.check(resolve(StagedFile.committedName(newpath)));
                 boolean commitNow;
                 synchronized (s) {
                     writing.remove(oldpath, s);

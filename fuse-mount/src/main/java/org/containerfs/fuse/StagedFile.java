@@ -48,6 +48,19 @@ final class StagedFile {
         return TEMPORARY.matcher(fusePath.substring(fusePath.lastIndexOf('/') + 1)).matches();
     }
 
+    /**
+     * The path {@code fusePath} will be committed under: itself, or for a tool's temporary name the
+     * final name it stands for ({@code /msg01/.rec02.x.kZKy3M} is {@code /msg01/rec02.x}).
+     */
+    static String committedName(String fusePath) {
+        if (!temporaryName(fusePath)) {
+            return fusePath;
+        }
+        int slash = fusePath.lastIndexOf('/');
+        String name = fusePath.substring(slash + 1);
+        return fusePath.substring(0, slash + 1) + name.substring(1, name.length() - ".kZKy3M".length());
+    }
+
     boolean isSettled() {
         return settled.getCount() == 0;
     }

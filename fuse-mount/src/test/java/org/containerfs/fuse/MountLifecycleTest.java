@@ -61,7 +61,7 @@ class MountLifecycleTest {
             m.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
             int exit = m.awaitExit(Duration.ofSeconds(20));
             assertThat(exit).as("exit after SIGTERM and a clean unmount (--help: 0); log:%n%s", m.output()).isZero();
-            assertThat(m.output()).contains("signal received: unmounting").contains("unmounted " + mp);
+            assertThat(m.output()).contains("SIGTERM received: unmounting").contains("unmounted " + mp);
             assertThat(FuseSession.isMounted(mp)).isFalse();
             assertThat(sh("ls", "-A", mp.toString()).ok().out()).isEmpty();
         }
@@ -80,7 +80,7 @@ class MountLifecycleTest {
             assertThat(writerOut.readLine()).isEqualTo("open");
 
             m.process.toHandle().destroy(); // SIGTERM: busy for --grace, then detached; the container is closed
-            m.awaitExit(Duration.ofSeconds(30));
+            assertThat(m.awaitExit(Duration.ofSeconds(30))).as("left detached: 128 + SIGTERM").isEqualTo(143);
             assertThat(m.output()).contains("is still in use: detaching it").contains("detached " + mp);
             assertThat(FuseSession.isMounted(mp)).isFalse();
             writer.getOutputStream().close();

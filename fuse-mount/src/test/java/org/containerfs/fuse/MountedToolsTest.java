@@ -266,7 +266,7 @@ class MountedToolsTest {
                 .findFirst().orElseThrow();
         int files = lime.expected(container).size();
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(container, mp, "--debug")) {
+        try (MountProcess m = MountProcess.start(container, mp, "--fuse-debug")) {
             Thread.sleep(300);
             int before = requests(m.output()).values().stream().mapToInt(Integer::intValue).sum();
             Map<String, Integer> startCounts = requests(m.output());

@@ -158,6 +158,16 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
 
     // ---- writing: WriteOperations ------------------------------------------------------------
 
+    /**
+     * Refuses, with the exception {@code Files.newByteChannel(file, CREATE_NEW, WRITE)} would throw, a new
+     * file the container cannot take now (an existing name, a closed message, not the next number, a
+     * malformed name: {@link org.containerfs.spi.InvalidNameException}), and creates nothing. For a tool
+     * that gathers a file's bytes before creating it, as the FUSE mount does, to refuse the name at once.
+     */
+    public void checkNewFile(Path file, FileAttribute<?>... attrs) throws IOException {
+        WriteOperations.checkNewFile(toContainerPath(file), attrs);
+    }
+
     @Override
     public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
         WriteOperations.createDirectory(toContainerPath(dir), attrs);

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.InvalidNameException;
 import org.containerfs.spi.Node;
 
 /** Appending: new records and directories, format attributes; refusals of what append-only forbids. */
@@ -36,35 +37,16 @@ final class WriteOperations {
             throw new UnsupportedOperationException("a new record is opened write-only (READ with WRITE is not supported)");
         }
         ContainerPath abs = path.toAbsolutePath().normalize();
-        ContainerPath parentPath = abs.getParent();
-        if (parentPath == null) {
+        if (abs.getParent() == null) {
             throw new FileSystemException("/", null, "is a directory");
         }
         String name = abs.getFileName().toString();
         Map<String, Object> attributes = attributeMap(fs, attrs);
         WritableByteChannel sink = fs.write(() -> {
-            Node existing = fs.find(abs);
-            ContainerWriter writer = fs.writer();
-            if (existing != null) {
-                if (options.contains(StandardOpenOption.CREATE_NEW)) {
-                    throw new FileAlreadyExistsException(abs.toString());
-                }
-                throw new AccessDeniedException(abs.toString(), null,
-                        "existing records are never modified; " + writer.allowedWrites());
-            }
-            if (!options.contains(StandardOpenOption.CREATE) && !options.contains(StandardOpenOption.CREATE_NEW)) {
-                throw new NoSuchFileException(abs.toString());
-            }
-            Node parent = fs.find(parentPath);
-            if (parent == null) {
-                throw new NoSuchFileException(parentPath.toString());
-            }
-            if (!parent.isDirectory()) {
-                throw new java.nio.file.NotDirectoryException(parentPath.toString());
-            }
+            Node parent = newFileParent(fs, abs, options);
             WritableByteChannel created;
             try {
-                created = writer.createFile(parent, name, attributes);
+                created = fs.writer().createFile(parent, name, attributes);
             } catch (FileSystemException e) {
                 throw withWholePath(e, name, abs);
             }
@@ -72,6 +54,58 @@ final class WriteOperations {
             return created;
         });
         return new ContainerWriteChannel(fs, sink, abs.toString());
+    }
+
+    /**
+     * Refuses what {@link #newWriteChannel} with {@code CREATE_NEW} would refuse for {@code path} now (an
+     * existing name, a missing parent, a name the format does not take there), creating nothing: for a
+     * caller that gathers a file's bytes before it creates it (the FUSE mount stages new files) and
+     * must refuse the name at once. Same checks, same exceptions, as the create itself.
+     */
+    static void checkNewFile(ContainerPath path, FileAttribute<?>[] attrs) throws IOException {
+        ContainerFileSystem fs = path.getFileSystem();
+        fs.ensureWritable();
+        ContainerPath abs = path.toAbsolutePath().normalize();
+        if (abs.getParent() == null) {
+            throw new FileSystemException("/", null, "is a directory");
+        }
+        String name = abs.getFileName().toString();
+        Map<String, Object> attributes = attributeMap(fs, attrs);
+        fs.read(() -> {
+            Node parent = newFileParent(fs, abs, Set.of(StandardOpenOption.CREATE_NEW));
+            try {
+                fs.writer().checkNewFile(parent, name, attributes);
+            } catch (FileSystemException e) {
+                throw withWholePath(e, name, abs);
+            }
+            return null;
+        });
+    }
+
+    /** The directory a new file {@code abs} goes into, after the checks of a create that come before the format's. */
+    private static Node newFileParent(ContainerFileSystem fs, ContainerPath abs, Set<? extends OpenOption> options)
+            throws IOException {
+        Node existing = fs.find(abs);
+        ContainerWriter writer = fs.writer(); // a container that takes no writes at all says so first
+        if (existing != null) {
+            if (options.contains(StandardOpenOption.CREATE_NEW)) {
+                throw new FileAlreadyExistsException(abs.toString());
+            }
+            throw new AccessDeniedException(abs.toString(), null,
+                    "existing records are never modified; " + writer.allowedWrites());
+        }
+        if (!options.contains(StandardOpenOption.CREATE) && !options.contains(StandardOpenOption.CREATE_NEW)) {
+            throw new NoSuchFileException(abs.toString());
+        }
+        ContainerPath parentPath = abs.getParent();
+        Node parent = fs.find(parentPath);
+        if (parent == null) {
+            throw new NoSuchFileException(parentPath.toString());
+        }
+        if (!parent.isDirectory()) {
+            throw new java.nio.file.NotDirectoryException(parentPath.toString());
+        }
+        return parent;
     }
 
     /**
@@ -135,7 +169,9 @@ final class WriteOperations {
         String file = path.toString();
         String reason = e.getReason();
         FileSystemException named;
-        if (e instanceof AccessDeniedException) {
+        if (e instanceof InvalidNameException) {
+            named = new InvalidNameException(file, reason);
+        } else if (e instanceof AccessDeniedException) {
             named = new AccessDeniedException(file, e.getOtherFile(), reason);
         } else if (e instanceof FileAlreadyExistsException) {
             named = new FileAlreadyExistsException(file, e.getOtherFile(), reason);

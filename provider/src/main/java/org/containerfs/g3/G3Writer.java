@@ -14,6 +14,7 @@ import java.util.Map;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.InvalidNameException;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -78,7 +79,12 @@ final class G3Writer implements ContainerWriter {
     }
 
     @Override
-    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+    public void checkNewFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        stagedKey(parent, name);
+    }
+
+    /** The raw key of {@code name} if the staged frame {@code parent} can take it; else refused. */
+    private byte[] stagedKey(Node parent, String name) throws IOException {
         G3Container.StagedFrame frame = container.staged();
         if (frame == null || !(parent instanceof G3Container.Frame f) || f.onDisk()) {
             throw new AccessDeniedException(name, null, "written frames are never changed: key files go into the staged frame"
@@ -89,20 +95,26 @@ final class G3Writer implements ContainerWriter {
         try {
             key = Names.decode(name);
         } catch (IllegalArgumentException e) {
-            throw new AccessDeniedException(name, null, "malformed %-escape in the key name");
+            throw new InvalidNameException(name, "malformed %-escape in the key name");
         }
         if (key == null) {
-            throw new AccessDeniedException(name, null, "a shortened name (with %%) cannot be written; keys of more than "
+            throw new InvalidNameException(name, "a shortened name (with %%) cannot be written; keys of more than "
                     + Names.MAX_COMPONENT_BYTES + " encoded bytes cannot be created through the file system");
         }
         if (!Names.component(key).equals(name)) {
-            throw new AccessDeniedException(name, null, "not the canonical name of that key: use " + Names.component(key));
+            throw new InvalidNameException(name, "not the canonical name of that key: use " + Names.component(key));
         }
         if (frame.indexOf(name) >= 0) {
             throw new FileAlreadyExistsException(name, null, "a G3 frame holds each key once");
         }
+        return key;
+    }
+
+    @Override
+    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        byte[] key = stagedKey(parent, name);
         openSinks++;
-        return new BlobSink(frame, key);
+        return new BlobSink(container.staged(), key);
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.containerfs.spi.AppendSink;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.InvalidNameException;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -181,14 +182,21 @@ final class GsdWriter implements ContainerWriter {
     }
 
     @Override
-    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+    public void checkNewFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        plannedChunk(parent, name, attributes);
+    }
+
+    /** A chunk the staged frame can take: its full raw name, type and width. */
+    private record PlannedChunk(StagedFrame frame, byte[] raw, int type, long m) {}
+
+    /** What {@code name} in {@code parent} with {@code attributes} would be as a new chunk; refused if it cannot be one. */
+    private PlannedChunk plannedChunk(Node parent, String name, Map<String, Object> attributes) throws IOException {
         StagedFrame s = container.staged;
         if (!(parent instanceof GsdContainer.FrameDir dir) || s == null || dir.frame != s.frame) {
             throw new AccessDeniedException(name, null, "chunks are written into the frame being staged only"
                     + (s == null ? " (none: create /" + container.visibleFrames() + " first)" : " (/" + s.frame + ")")
                     + "; " + allowedWrites());
         }
-        ensureNoActiveChunk();
         byte[] leaf = decodeComponent(name);
         String prefix = dir.rawPrefix();
         byte[] raw;
@@ -202,11 +210,11 @@ final class GsdWriter implements ContainerWriter {
             System.arraycopy(leaf, 0, raw, p.length + 1, leaf.length);
         }
         if (raw.length == 0 || indexOf(raw, (byte) 0) >= 0) {
-            throw new AccessDeniedException(name, null, "a GSD chunk name is a non-empty C string (no NUL byte)");
+            throw new InvalidNameException(name, "a GSD chunk name is a non-empty C string (no NUL byte)");
         }
         GsdHeader h = index.header();
         if (h.v1Layout() && raw.length > GsdHeader.V1_MAX_NAME) {
-            throw new AccessDeniedException(name, null, "this file is GSD " + GsdHeader.versionString(h.version)
+            throw new InvalidNameException(name, "this file is GSD " + GsdHeader.versionString(h.version)
                     + ", whose names have at most 63 bytes (gsd would cut this " + raw.length
                     + "-byte name and so rename the chunk): refused");
         }
@@ -232,25 +240,29 @@ final class GsdWriter implements ContainerWriter {
         if (m < 1 || m > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("gsd:M must be an integer from 1 to 2^32-1, got " + mValue);
         }
-        int id = index.idOf(raw);
-        if (id < 0) {
-            Integer provisional = newNames.get(GsdIndex.key(raw));
-            if (provisional == null) {
-                if (index.nameCount() + newNames.size() >= GsdHeader.MAX_NAMES) {
-                    throw new AccessDeniedException(name, null, "the name list is full (65535 names, gsd's limit)");
-                }
-                provisional = index.nameCount() + newNames.size();
-                newNames.put(GsdIndex.key(raw), provisional);
-            }
-            id = provisional;
-        }
         for (Map.Entry<String, Object> e : attributes.entrySet()) {
             String k = e.getKey().startsWith("gsd:") ? e.getKey().substring(4) : e.getKey();
             if (!k.equals("type") && !k.equals("M")) {
                 throw new IllegalArgumentException("unknown creation attribute " + e.getKey() + " (gsd:type, gsd:M)");
             }
         }
-        active = new ChunkSink(s, raw, id, type, (int) m, channel.size());
+        if (index.idOf(raw) < 0 && !newNames.containsKey(GsdIndex.key(raw))
+                && index.nameCount() + newNames.size() >= GsdHeader.MAX_NAMES) {
+            throw new AccessDeniedException(name, null, "the name list is full (65535 names, gsd's limit)");
+        }
+        return new PlannedChunk(s, raw, type, m);
+    }
+
+    @Override
+    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        ensureNoActiveChunk();
+        PlannedChunk c = plannedChunk(parent, name, attributes);
+        int id = index.idOf(c.raw());
+        if (id < 0) {
+            // a name new to the file: a provisional id, in the order names will be written to the name list
+            id = newNames.computeIfAbsent(GsdIndex.key(c.raw()), k -> index.nameCount() + newNames.size());
+        }
+        active = new ChunkSink(c.frame(), c.raw(), id, c.type(), (int) c.m(), channel.size());
         return active;
     }
 
@@ -262,15 +274,15 @@ final class GsdWriter implements ContainerWriter {
         return v == null ? fallback : v;
     }
 
-    private static byte[] decodeComponent(String name) throws AccessDeniedException {
+    private static byte[] decodeComponent(String name) throws InvalidNameException {
         byte[] raw;
         try {
             raw = Names.decode(name);
         } catch (IllegalArgumentException e) {
-            throw new AccessDeniedException(name, null, "malformed %-escape in the name");
+            throw new InvalidNameException(name, "malformed %-escape in the name");
         }
         if (raw == null) {
-            throw new AccessDeniedException(name, null, "a shortened name (with %%) cannot be written");
+            throw new InvalidNameException(name, "a shortened name (with %%) cannot be written");
         }
         return raw;
     }

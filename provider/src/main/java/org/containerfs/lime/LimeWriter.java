@@ -9,6 +9,7 @@ import org.containerfs.spi.AppendSink;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.InvalidNameException;
 import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
@@ -28,6 +29,9 @@ import org.containerfs.spi.Node;
  * a wrong magic number.
  */
 final class LimeWriter implements ContainerWriter {
+    /** {@code recNN}, any number of digits: the shape of every record name, whatever the number. */
+    private static final java.util.regex.Pattern RECORD_NAME = java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(LimeContainer.RECORD_PREFIX) + "[0-9]+");
     private static final ByteBuffer ZEROS = ByteBuffer.allocate(LimeHeader.SIZE).asReadOnlyBuffer();
 
     private final LimeContainer container;
@@ -72,10 +76,17 @@ final class LimeWriter implements ContainerWriter {
     }
 
     @Override
-    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
-        if (active != null) {
-            throw new IOException(file + ": record " + active.name + " is still being written; close it first "
-                    + "(a LIME container takes one record at a time)");
+    public void checkNewFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        recordType(parent, name);
+    }
+
+    /** The type bytes of {@code name} if it is the next record's canonical name in the last message; else refused. */
+    private byte[] recordType(Node parent, String name) throws AccessDeniedException {
+        int dot = name.indexOf('.');
+        String givenPrefix = dot < 0 ? name : name.substring(0, dot);
+        if (!RECORD_NAME.matcher(givenPrefix).matches()) {
+            throw new InvalidNameException(name, "LIME records are named " + LimeContainer.RECORD_PREFIX
+                    + "NN.<type> (the record's number in its message and its type); " + allowedWrites());
         }
         if (!(parent instanceof LimeContainer.Message message) || message.message != container.visibleMessages() - 1) {
             String last = container.visibleMessages() == 0 ? "(none yet: create /msg01 first)"
@@ -85,39 +96,47 @@ final class LimeWriter implements ContainerWriter {
         }
         int position = message.end() - message.first();
         String prefix = Names.indexed(LimeContainer.RECORD_PREFIX, position + 1L, LimeContainer.WIDTH);
-        int dot = name.indexOf('.');
-        String givenPrefix = dot < 0 ? name : name.substring(0, dot);
         if (!givenPrefix.equals(prefix)) {
             throw new AccessDeniedException(name, null, "the next record in " + message.name() + " is "
                     + prefix + ".<type>");
         }
         byte[] type = dot < 0 ? new byte[0] : decodeType(name, name.substring(dot + 1));
         if (!Names.prefixed(prefix, type).equals(name)) {
-            throw new AccessDeniedException(name, null, "not the canonical name of that type: use "
+            throw new InvalidNameException(name, "not the canonical name of that type: use "
                     + Names.prefixed(prefix, type));
         }
+        return type;
+    }
+
+    @Override
+    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        if (active != null) {
+            throw new IOException(file + ": record " + active.name + " is still being written; close it first "
+                    + "(a LIME container takes one record at a time)");
+        }
+        byte[] type = recordType(parent, name);
         long start = prepareTail();
-        active = new RecordSink(name, start, type, !message.onDisk());
+        active = new RecordSink(name, start, type, !((LimeContainer.Message) parent).onDisk());
         return active;
     }
 
-    private static byte[] decodeType(String name, String encoded) throws AccessDeniedException {
+    private static byte[] decodeType(String name, String encoded) throws InvalidNameException {
         byte[] type;
         try {
             type = Names.decode(encoded);
         } catch (IllegalArgumentException e) {
-            throw new AccessDeniedException(name, null, "malformed %-escape in the type");
+            throw new InvalidNameException(name, "malformed %-escape in the type");
         }
         if (type == null) {
-            throw new AccessDeniedException(name, null, "a shortened name (with %%) cannot be written");
+            throw new InvalidNameException(name, "a shortened name (with %%) cannot be written");
         }
         if (type.length > LimeHeader.MAX_WRITTEN_TYPE) {
-            throw new AccessDeniedException(name, null, "a LIME type has at most " + LimeHeader.MAX_WRITTEN_TYPE
+            throw new InvalidNameException(name, "a LIME type has at most " + LimeHeader.MAX_WRITTEN_TYPE
                     + " bytes (c-lime's writer cuts longer ones); this one has " + type.length);
         }
         for (byte b : type) {
             if (b == 0) {
-                throw new AccessDeniedException(name, null, "a LIME type cannot contain NUL (%00)");
+                throw new InvalidNameException(name, "a LIME type cannot contain NUL (%00)");
             }
         }
         return type;

@@ -13,6 +13,7 @@ import org.containerfs.spi.ByteRangeContent;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.InvalidNameException;
 import org.containerfs.spi.Content;
 import org.containerfs.spi.DirectoryNode;
 import org.containerfs.spi.FileNode;
@@ -45,6 +46,8 @@ import org.containerfs.spi.Node;
  * data. B blocks stream with their count entry filled at close.
  */
 final class ScdaWriter implements ContainerWriter {
+    /** Every section name has this shape: a number, a type letter, an optional user string. */
+    private static final java.util.regex.Pattern SECTION_NAME = java.util.regex.Pattern.compile("[0-9]+\\.[A-Za-z](\\..*)?");
     private final ScdaContainer container;
     private final ScdaIndex index;
     private final ContainerChannel channel;
@@ -121,15 +124,23 @@ final class ScdaWriter implements ContainerWriter {
     }
 
     @Override
-    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+    public void checkNewFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
         if (pending != null && parent == pending) {
-            return pending.createElement(name);
+            pending.checkElement(name);
+            return;
         }
+        plannedSection(parent, name, attributes);
+    }
+
+    /** A file section (I or B) the container can take next. */
+    private record PlannedSection(char type, byte[] user, boolean encode) {}
+
+    /** What {@code name} at the root would be as the next file section; refused if it cannot be one. */
+    private PlannedSection plannedSection(Node parent, String name, Map<String, Object> attributes) throws IOException {
         if (!parent.name().isEmpty()) {
             throw new AccessDeniedException(name, null, "elements are written into the last, uncommitted array section "
                     + (pending == null ? "(none is open)" : pending.name()) + "; " + allowedWrites());
         }
-        ensureNoOpenFile(name);
         char type = parseType(name);
         byte[] user = parseUser(name, type);
         if (type != 'I' && type != 'B') {
@@ -143,9 +154,21 @@ final class ScdaWriter implements ContainerWriter {
         if (type == 'I' && (Arrays.equals(user, ScdaSyntax.MAGIC_BLOCK) || Arrays.equals(user, ScdaSyntax.MAGIC_ARRAY))) {
             throw reserved(name, user);
         }
+        return new PlannedSection(type, user, encode);
+    }
+
+    @Override
+    public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+        if (pending != null && parent == pending) {
+            return pending.createElement(name);
+        }
+        if (parent.name().isEmpty()) {
+            ensureNoOpenFile(name);
+        }
+        PlannedSection section = plannedSection(parent, name, attributes);
         commitPending();
         long start = prepareTail();
-        activeFile = new FileSink(name, type, user, encode, start);
+        activeFile = new FileSink(name, section.type(), section.user(), section.encode(), start);
         return activeFile;
     }
 
@@ -199,6 +222,10 @@ final class ScdaWriter implements ContainerWriter {
 
     /** The type letter of a canonical next-section name. */
     private char parseType(String name) throws AccessDeniedException {
+        if (!SECTION_NAME.matcher(name).matches()) {
+            throw new InvalidNameException(name, "scda sections are named NN.<T> or NN.<T>.<user string> (the "
+                    + "section's number and type letter); " + allowedWrites());
+        }
         String n = Names.indexed("", container.visibleSections(), ScdaContainer.SECTION_WIDTH);
         if (!name.startsWith(n + ".") || name.length() < n.length() + 2
                 || (name.length() > n.length() + 2 && name.charAt(n.length() + 2) != '.')) {
@@ -206,7 +233,7 @@ final class ScdaWriter implements ContainerWriter {
         }
         char t = name.charAt(n.length() + 1);
         if (t != 'I' && t != 'B' && t != 'A' && t != 'V') {
-            throw new AccessDeniedException(name, null, "section types are I, B, A and V; " + allowedWrites());
+            throw new InvalidNameException(name, "section types are I, B, A and V; " + allowedWrites());
         }
         return t;
     }
@@ -218,17 +245,17 @@ final class ScdaWriter implements ContainerWriter {
         try {
             user = rest.isEmpty() ? new byte[0] : Names.decode(rest);
         } catch (IllegalArgumentException e) {
-            throw new AccessDeniedException(name, null, "malformed %-escape in the user string");
+            throw new InvalidNameException(name, "malformed %-escape in the user string");
         }
         if (user == null) {
-            throw new AccessDeniedException(name, null, "a shortened name (with %%) cannot be written");
+            throw new InvalidNameException(name, "a shortened name (with %%) cannot be written");
         }
         if (user.length > ScdaSyntax.MAX_USER) {
-            throw new AccessDeniedException(name, null, "scda user strings have at most 58 bytes; this one has " + user.length);
+            throw new InvalidNameException(name, "scda user strings have at most 58 bytes; this one has " + user.length);
         }
         String canonical = ScdaContainer.sectionName(container.visibleSections(), type, user);
         if (!canonical.equals(name)) {
-            throw new AccessDeniedException(name, null, "not the canonical name of that user string: use " + canonical);
+            throw new InvalidNameException(name, "not the canonical name of that user string: use " + canonical);
         }
         return user;
     }
@@ -484,15 +511,20 @@ final class ScdaWriter implements ContainerWriter {
             return a;
         }
 
+        /** Refuses a name that is not this section's next element. */
+        void checkElement(String name) throws AccessDeniedException {
+            String expected = ScdaContainer.elementName(elements());
+            if (!name.equals(expected)) {
+                throw new AccessDeniedException(name, null, "the next element of " + name() + " is " + expected);
+            }
+        }
+
         WritableByteChannel createElement(String name) throws IOException {
             if (active != null) {
                 throw new IOException(file + ": element " + active.name + " of " + name() + " is still being written; "
                         + "close it first (elements are written one at a time, in order)");
             }
-            String expected = ScdaContainer.elementName(elements());
-            if (!name.equals(expected)) {
-                throw new AccessDeniedException(name, null, "the next element of " + name() + " is " + expected);
-            }
+            checkElement(name);
             active = new ElementSink(name);
             return active;
         }

@@ -27,6 +27,7 @@ import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.ContainerWriter;
+import org.containerfs.spi.InvalidNameException;
 import org.containerfs.spi.Content;
 import org.containerfs.spi.DirectoryNode;
 import org.containerfs.spi.FileNode;
@@ -50,6 +51,9 @@ import org.containerfs.spi.Node;
  * existing SION file is ever changed.
  */
 final class SionNewContainer implements Container {
+    /** {@code taskNNNNNN}, any number of digits: the shape of every task name. */
+    private static final java.util.regex.Pattern TASK_NAME = java.util.regex.Pattern.compile(
+            SionContainer.TASK_PREFIX + "[0-9]+");
     static final int WRITER_VERSION = 1007;
     static final int WRITER_PATCHLEVEL = 6;
     private static final int DEFAULT_BLOCK_SIZE = 4096;
@@ -267,17 +271,21 @@ final class SionNewContainer implements Container {
         }
 
         @Override
-        public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes)
-                throws IOException {
+        public void checkNewFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
+            taskRank(parent, name, attributes);
+        }
+
+        /** The global rank of the task {@code name} if it is the next task's name; else refused. */
+        private long taskRank(Node parent, String name, Map<String, Object> attributes) throws IOException {
             if (finished) {
                 throw new ClosedChannelException();
             }
             if (!parent.name().isEmpty()) {
                 throw new AccessDeniedException(name, null, "tasks live at the root; " + allowedWrites());
             }
-            if (active != null) {
-                throw new IOException(source.name() + ": " + active.name + " is still being written; close it "
-                        + "first (tasks are staged one at a time)");
+            if (!TASK_NAME.matcher(name).matches()) {
+                throw new InvalidNameException(name, "SION tasks are named " + SionContainer.TASK_PREFIX + "NNNNNN; "
+                        + allowedWrites());
             }
             if (!name.equals(expectedName())) {
                 throw new AccessDeniedException(name, null, "the next task is " + expectedName() + "; "
@@ -291,6 +299,17 @@ final class SionNewContainer implements Container {
                 }
                 rank = parseRank(name, e.getValue());
             }
+            return rank;
+        }
+
+        @Override
+        public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes)
+                throws IOException {
+            if (active != null && !finished) {
+                throw new IOException(source.name() + ": " + active.name + " is still being written; close it "
+                        + "first (tasks are staged one at a time)");
+            }
+            long rank = taskRank(parent, name, attributes);
             active = new TaskSink(name, stagingEnd, rank);
             return active;
         }

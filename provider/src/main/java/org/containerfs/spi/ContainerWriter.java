@@ -18,6 +18,17 @@ public interface ContainerWriter extends Closeable {
     void createDirectory(Node parent, String name, Map<String, Object> attributes) throws IOException;
 
     /**
+     * Refuses, with the exception {@link #createFile} would throw, a name this container cannot take as a
+     * new file in {@code parent} in its present state (a closed message, not the next number, a malformed
+     * name), changing nothing. The one place a format says which names it accepts: {@code createFile}
+     * applies it first, and the core answers {@code ContainerFileSystemProvider.checkNewFile} with it, so
+     * a tool that stages a file (the FUSE mount) refuses the name at once instead of at its commit.
+     * A refusal for a name no container of the format could ever hold is an {@link InvalidNameException}.
+     * Transient states (another file still being written) are {@code createFile}'s own refusals.
+     */
+    void checkNewFile(Node parent, String name, Map<String, Object> attributes) throws IOException;
+
+    /**
      * A new file: returns the sink its bytes stream into. The unit is committed (durable against a
      * process kill) when the sink is closed, or, for formats with staged units (a GSD frame), when
      * the unit is committed.

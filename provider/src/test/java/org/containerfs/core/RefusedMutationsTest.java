@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.containerfs.spi.InvalidNameException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -148,7 +149,7 @@ class RefusedMutationsTest {
         refused("a non-canonical record number", () -> Files.write(p("/msg03/rec2.x"), DATA),
                 AccessDeniedException.class, "rec02");
         refused("no record prefix at all", () -> Files.write(p("/msg03/data.x"), DATA),
-                AccessDeniedException.class, "rec02");
+                InvalidNameException.class, "recNN.<type>");
         refused("a record in a missing message", () -> Files.write(p("/msg09/rec01.x"), DATA),
                 NoSuchFileException.class, "/msg09");
         refused("a record below a record", () -> Files.write(p(LAST + "/rec01.x"), DATA),
@@ -162,21 +163,21 @@ class RefusedMutationsTest {
         fs = TestContainers.openWritable(container);
         String type128 = "t".repeat(128);
         refused("a 128-byte type", () -> Files.write(p("/msg03/rec02." + type128), DATA),
-                AccessDeniedException.class, "at most 127 bytes", "128");
+                InvalidNameException.class, "at most 127 bytes", "128");
         refused("a 128-byte type made of multi-byte characters", () -> Files.write(p("/msg03/rec02." + "é".repeat(64)), DATA),
-                AccessDeniedException.class, "at most 127 bytes");
+                InvalidNameException.class, "at most 127 bytes");
         refused("a NUL in the type", () -> Files.write(p("/msg03/rec02.a%00b"), DATA),
-                AccessDeniedException.class, "NUL", "%00");
+                InvalidNameException.class, "NUL", "%00");
         refused("a malformed escape", () -> Files.write(p("/msg03/rec02.a%ZZ"), DATA),
-                AccessDeniedException.class, "malformed");
+                InvalidNameException.class, "malformed");
         refused("a truncated escape", () -> Files.write(p("/msg03/rec02.a%2"), DATA),
-                AccessDeniedException.class, "malformed");
+                InvalidNameException.class, "malformed");
         refused("a non-canonical escape", () -> Files.write(p("/msg03/rec02.a%2fb"), DATA),
-                AccessDeniedException.class, "canonical", "rec02.a%2Fb");
+                InvalidNameException.class, "canonical", "rec02.a%2Fb");
         refused("an escape of a byte that needs none", () -> Files.write(p("/msg03/rec02.%41"), DATA),
-                AccessDeniedException.class, "rec02.A");
+                InvalidNameException.class, "rec02.A");
         refused("a shortened long name", () -> Files.write(p("/msg03/rec02.x%%0123456789abcdef0123456789abcdef"), DATA),
-                AccessDeniedException.class, "shortened");
+                InvalidNameException.class, "shortened");
         // the longest type LIME stores is accepted
         Files.write(p("/msg03/rec02." + "t".repeat(127)), DATA);
         assertThat(Files.readAllBytes(p("/msg03/rec02." + "t".repeat(127)))).isEqualTo(DATA);

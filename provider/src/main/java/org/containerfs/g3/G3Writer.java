@@ -42,7 +42,7 @@ final class G3Writer implements ContainerWriter {
     /** The key file being written: values stream into the file one at a time. */
     private BlobSink active;
 
-    /** The entry count of a frame being written: no file of fewer than 32 GiB can hold that many entries. */
+    /** The entry count of a frame being written: more entries than it has, so a reader runs out of file first. */
     static final int UNCOMMITTED_COUNT = Integer.MAX_VALUE;
     /** The length of a value being written: more than any file holds, also after a torn update of its low half. */
     static final long UNWRITTEN_LENGTH = -1L;

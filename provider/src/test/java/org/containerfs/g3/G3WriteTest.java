@@ -274,6 +274,32 @@ class G3WriteTest {
         }
     }
 
+    /** Values stream into the file one at a time: a second key file while one is open is refused, naming it. */
+    @Test
+    void aSecondKeyFileWhileOneIsOpenIsRefusedAndTheFirstStillCommits() throws Exception {
+        Path file = tmp.resolve("one-at-a-time.g3");
+        byte[] blob = G3Blobs.encode(new G3Value.IntValue(7));
+        try (FileSystem fs = G3TestSupport.open(file, CREATE)) {
+            Path f = Files.createDirectory(fs.getPath("/000000.Scan"));
+            try (var first = Files.newByteChannel(f.resolve("first"), java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE))) {
+                first.write(ByteBuffer.wrap(blob, 0, 3));
+                assertThatThrownBy(() -> Files.write(f.resolve("second"), new byte[] {1}))
+                        .isInstanceOf(java.io.IOException.class).hasMessageContaining("key file first")
+                        .hasMessageContaining("still open");
+                first.write(ByteBuffer.wrap(blob, 3, blob.length - 3));
+            }
+            assertThat(Files.exists(f.resolve("second"))).isFalse();
+            G3Blobs.write(f, "third", new G3Value.BoolValue(true));
+        }
+        try (FileSystem fs = G3TestSupport.open(file, Map.of("strict", true))) {
+            Path f = fs.getPath("/000000.Scan");
+            assertThat(Files.readAttributes(f, "g3:*")).containsEntry("crcOk", true).containsEntry("entries", 2);
+            assertThat(G3Blobs.read(f.resolve("first"))).contains(new G3Value.IntValue(7));
+            assertThat(G3Blobs.read(f.resolve("third"))).contains(new G3Value.BoolValue(true));
+        }
+    }
+
     @Test
     void aLargeStagedFrameKeepsItsKeyOrder() throws Exception {
         Path file = tmp.resolve("order.g3");

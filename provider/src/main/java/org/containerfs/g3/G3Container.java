@@ -210,6 +210,15 @@ final class G3Container implements Container {
         return index.frames() != before;
     }
 
+    /**
+     * A frame cut off by the end of the file may be one being written: its writer commits it by writing
+     * its entry count in place, which need not grow the file (the CRC may already be there).
+     */
+    @Override
+    public boolean hasIncompleteTail() {
+        return gzip == null && index.damage() != null && index.tailTruncated();
+    }
+
     @Override
     public ContainerWriter openWriter() throws IOException {
         return new G3Writer(this);

@@ -300,6 +300,33 @@ class G3WriteTest {
         }
     }
 
+    /**
+     * A reader that looked while the last step of a commit was pending (the CRC appended, the entry count
+     * still the placeholder) sees the frame once the count is written in place, though the size is unchanged.
+     */
+    @Test
+    void aReaderSeesAFrameWhoseCountIsWrittenInPlaceAfterItLooked() throws Exception {
+        Path file = tmp.resolve("in-place.g3");
+        byte[] frame = G3TestSupport.frame(ByteOrder.LITTLE_ENDIAN, 'S', List.of("k".getBytes()),
+                List.of(G3Blobs.encode(new G3Value.IntValue(5))));
+        byte[] pending = frame.clone();
+        ByteBuffer.wrap(pending).order(ByteOrder.LITTLE_ENDIAN).putInt(5, G3Writer.UNCOMMITTED_COUNT);
+        Files.write(file, pending);
+        try (FileSystem reader = G3TestSupport.open(file)) {
+            Path root = reader.getPath("/");
+            assertThat(Files.getAttribute(root, "g3:frames")).isEqualTo(0);
+            assertThat((String) Files.getAttribute(root, "g3:uncommittedTail")).startsWith("truncated tail");
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(frame, 5, 4), 5); // the commit point: same size
+            }
+            try (Stream<Path> s = Files.list(root)) {
+                assertThat(s.map(p -> p.getFileName().toString())).containsExactly("000000.Scan");
+            }
+            assertThat(G3Blobs.read(reader.getPath("/000000.Scan/k"))).contains(new G3Value.IntValue(5));
+        }
+    }
+
     @Test
     void aLargeStagedFrameKeepsItsKeyOrder() throws Exception {
         Path file = tmp.resolve("order.g3");

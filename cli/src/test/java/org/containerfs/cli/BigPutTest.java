@@ -13,12 +13,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import org.containerfs.core.ContainerFileSystems;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code put} of a 4 GiB + 1 byte file: the value the issue saw marked DAMAGED (a G3 value of 2^29 bytes or
- * more got a wrong CRC) is put, verified sound and read back byte for byte. The source is a sparse file whose
+ * {@code put} of a 4 GiB + 1 byte file into each format (G3: the value the issue saw marked DAMAGED, as every
+ * value of 2^29 bytes or more got a wrong CRC): put, verified sound and read back byte for byte. The source is a sparse file whose
  * only data are markers across the 2^31 and 2^32 boundaries, the last one ending at its last byte, so a copy
  * that wraps an int offset or drops the last byte puts a marker in the wrong place.
  */
@@ -44,16 +45,19 @@ class BigPutTest {
         return source;
     }
 
-    @Test
-    void aG3ValueOf4GibPlusOneByteIsPutVerifiedAndReadBackExactly() throws IOException {
+    /** One unit per format, each into a new container that {@code put} creates; G3 is the issue's DAMAGED case. */
+    @ParameterizedTest
+    @CsvSource({"big.g3, /000000.Scan/big", "big.lime, /msg01/rec01.big", "big.gsd, /0/big", "big.scda, /0000.B.big",
+            "big.sion, /task000000"})
+    void aUnitOf4GibPlusOneByteIsPutVerifiedAndReadBackExactly(String name, String unitPath) throws IOException {
         Path source = sparseSource();
-        Path container = tmp.resolve("big.g3");
-        Cli.Result put = Cli.run("put", container, "/000000.Scan/big", source);
+        Path container = tmp.resolve(name);
+        Cli.Result put = Cli.run("put", container, unitPath, source);
         assertThat(put.status()).as(put.stderr()).isZero();
         Cli.Result verify = Cli.run("verify", container);
         assertThat(verify.status()).as(verify.stdout() + verify.stderr()).isZero();
         try (FileSystem fs = ContainerFileSystems.open(container);
-                SeekableByteChannel unit = Files.newByteChannel(fs.getPath("/000000.Scan/big"));
+                SeekableByteChannel unit = Files.newByteChannel(fs.getPath(unitPath));
                 FileChannel original = FileChannel.open(source)) {
             assertThat(unit.size()).isEqualTo(SIZE);
             assertSameBytes(original, unit);

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.containerfs.spi.BytesContent;
+import org.containerfs.spi.ByteRangeContent;
 import org.containerfs.spi.ChecksumMismatchException;
 import org.containerfs.spi.Container;
 import org.containerfs.spi.ContainerSource;
@@ -209,6 +209,15 @@ final class G3Container implements Container {
         int before = index.frames();
         index.scan(new PlainReader(source.channel(), index.nextFrame()), false);
         return index.frames() != before;
+    }
+
+    /**
+     * A frame cut off by the end of the file may be one being written: its writer commits it by writing
+     * its entry count in place, which need not grow the file (the CRC may already be there).
+     */
+    @Override
+    public boolean hasIncompleteTail() {
+        return gzip == null && index.damage() != null && index.tailTruncated();
     }
 
     @Override
@@ -536,7 +545,7 @@ final class G3Container implements Container {
         }
     }
 
-    /** A key file written into the staged frame (readable back from memory until committed). */
+    /** A key file written into the staged frame: its value is in the file already, read from there. */
     final class StagedKey extends FileNode {
         final int i;
 
@@ -551,21 +560,25 @@ final class G3Container implements Container {
 
         @Override
         public long size() {
-            return staged.blobs.get(i).length;
+            return staged.blobLength(i);
         }
 
         @Override
         public Content content() {
-            return new BytesContent(staged.blobs.get(i));
+            return new ByteRangeContent(source.channel(), staged.blobOffset(i), staged.blobLength(i),
+                    source.name() + " (staged frame " + frameName(index.frames()) + ", key " + name() + ")");
         }
 
         @Override
-        public Map<String, Object> attributes() {
+        public Map<String, Object> attributes() throws IOException {
             Map<String, Object> a = new LinkedHashMap<>();
-            byte[] blob = staged.blobs.get(i);
+            long length = staged.blobLength(i);
             a.put("key", staged.keys.get(i).clone());
-            a.put("length", (long) blob.length);
-            BlobHeader h = BlobHeader.parse(ByteBuffer.wrap(blob));
+            a.put("offset", staged.blobOffset(i));
+            a.put("length", length);
+            ByteBuffer head = ByteBuffer.allocate((int) Math.min(length, BlobHeader.MAX_HEADER));
+            source.channel().readFully(head, staged.blobOffset(i));
+            BlobHeader h = BlobHeader.parse(head.flip());
             a.put("blobType", h == null ? "" : h.typeName());
             a.put("classVersion", h == null ? -1L : h.classVersion());
             a.put("staged", true);
@@ -573,14 +586,43 @@ final class G3Container implements Container {
         }
     }
 
-    /** The frame being built: keys in the order their files were written. */
+    /** The frame being built: keys in the order their files were written, their values already in the file. */
     static final class StagedFrame {
         final int typeCode;
+        /** Where its header is. */
+        final long start;
         final List<byte[]> keys = new ArrayList<>();
-        final List<byte[]> blobs = new ArrayList<>();
+        /** Offset and length of each key's value. */
+        long[] blobs = new long[16];
+        /** Where the next entry (or the CRC) goes. */
+        long end;
+        /** The CRC over the keys and values written so far. */
+        int crc;
+        /** Why a write into the frame failed; the frame can then never be committed. */
+        String failure;
 
-        StagedFrame(int typeCode) {
+        StagedFrame(int typeCode, long start, long end) {
             this.typeCode = typeCode;
+            this.start = start;
+            this.end = end;
+        }
+
+        void add(byte[] key, long offset, long length) {
+            int i = keys.size();
+            if (blobs.length < 2 * (i + 1)) {
+                blobs = java.util.Arrays.copyOf(blobs, blobs.length * 2);
+            }
+            blobs[2 * i] = offset;
+            blobs[2 * i + 1] = length;
+            keys.add(key);
+        }
+
+        long blobOffset(int i) {
+            return blobs[2 * i];
+        }
+
+        long blobLength(int i) {
+            return blobs[2 * i + 1];
         }
 
         int indexOf(String name) {

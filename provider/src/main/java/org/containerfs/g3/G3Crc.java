@@ -34,13 +34,18 @@ public final class G3Crc {
     /** Below this many bytes the table loop is faster than the intrinsic plus the shift. */
     private static final int INTRINSIC_FROM = 256;
     private static final int POLY = 0x82F63B78;
-    /** X2N[k] = x^(2^k) modulo the polynomial, reflected. */
-    private static final int[] X2N = new int[32];
+    /**
+     * X2N[k] = x^(2^k) modulo the polynomial, reflected, for every k a shift of a 64-bit byte count
+     * reaches (3 + 63). zlib's crc32_combine keeps 32 entries and wraps k at 32, which holds only because
+     * x^(2^32) = x modulo its own polynomial; modulo Castagnoli's it is not, and a wrapped table gives a
+     * wrong CRC for every run of 2^29 bytes or more.
+     */
+    private static final int[] X2N = new int[3 + 64];
 
     static {
         int p = 1 << 30; // x^1
         X2N[0] = p;
-        for (int k = 1; k < 32; k++) {
+        for (int k = 1; k < X2N.length; k++) {
             p = multiply(p, p);
             X2N[k] = p;
         }
@@ -85,13 +90,16 @@ public final class G3Crc {
         return c;
     }
 
-    /** The register {@code v} after {@code len} zero bytes: v times x^(8 len), as zlib's crc32_combine computes it. */
-    private static int shift(int v, long len) {
+    /**
+     * The register {@code v} after {@code len} zero bytes (len read as unsigned): v times x^(8 len),
+     * computed as zlib's crc32_combine does but without its table wrap.
+     */
+    static int shift(int v, long len) {
         int p = 1 << 31; // x^0
         int k = 3; // 8 = 2^3 bits a byte
         for (long n = len; n != 0; n >>>= 1, k++) {
             if ((n & 1) != 0) {
-                p = multiply(X2N[k & 31], p);
+                p = multiply(X2N[k], p);
             }
         }
         return multiply(p, v);

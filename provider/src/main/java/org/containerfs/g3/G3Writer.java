@@ -1,6 +1,5 @@
 package org.containerfs.g3;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,13 +18,21 @@ import org.containerfs.spi.Names;
 import org.containerfs.spi.Node;
 
 /**
- * Appends frames, as {@code G3Writer(append=True)} does. {@code mkdir /NNNNNN.<Type>} (the next
- * index) stages a frame in memory; key files written into it are its blobs, taken verbatim. The
- * frame is serialized (little-endian, version 1, CRC) and appended in one write at the end of the
- * file when the next frame directory is created, on {@code Files.setAttribute(frameDir, "g3:commit", true)},
- * or when the file system closes. No existing byte is ever changed: G3 has no in-place commit step.
- * A writer killed mid-write leaves a prefix of a frame, which readers report as a truncated tail and
- * which the next append cuts off before writing.
+ * Appends frames, as {@code G3Writer(append=True)} does. {@code mkdir /NNNNNN.<Type>} (the next index)
+ * starts a frame at the end of the file; each key file written into it streams straight into the file
+ * behind its key, with the frame CRC computed as the bytes pass. The frame is committed when the next frame
+ * directory is created, on {@code Files.setAttribute(frameDir, "g3:commit", true)}, or when the file system
+ * closes: its CRC is appended and then its entry count written into its header.
+ *
+ * <p>Memory: no value is held. A frame costs its key names plus 16 bytes per key, whatever the size of its
+ * values; each write passes through with only the caller's buffer (the CRC is summed over that buffer).
+ *
+ * <p>Crash safety: until the commit, the header's entry count is {@link #UNCOMMITTED_COUNT} and a value
+ * being written has the length {@link #UNWRITTEN_LENGTH}, both more than the file holds, so a reader that
+ * meets the frame finds it cut off by the end of the file: our reader reports a truncated tail, spt3g reads
+ * every frame before it and then fails on it as on any torn append. Every field is final before the count is
+ * written, and a count written halfway (its low bytes) is still too large. The next append cuts that tail off,
+ * the only change this writer ever makes to bytes already in the file.
  */
 final class G3Writer implements ContainerWriter {
     private final G3Container container;
@@ -33,7 +40,13 @@ final class G3Writer implements ContainerWriter {
     private final ContainerChannel channel;
     private final String file;
     private final boolean sync;
-    private int openSinks;
+    /** The key file being written: values stream into the file one at a time. */
+    private BlobSink active;
+
+    /** The entry count of a frame being written: more entries than it has, so a reader runs out of file first. */
+    static final int UNCOMMITTED_COUNT = Integer.MAX_VALUE;
+    /** The length of a value being written: more than any file holds, also after a torn update of its low half. */
+    static final long UNWRITTEN_LENGTH = -1L;
 
     G3Writer(G3Container container) throws IOException {
         this.container = container;
@@ -75,7 +88,11 @@ final class G3Writer implements ContainerWriter {
         }
         commitStaged();
         // the staged frame takes the next index, so commit above must not change it
-        container.setStaged(new G3Container.StagedFrame(type));
+        long start = prepareTail();
+        ByteBuffer header = ByteBuffer.allocate(G3Index.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        header.put((byte) 1).putInt(1).putInt(UNCOMMITTED_COUNT).putInt(type).flip();
+        channel.writeFully(header, start);
+        container.setStaged(new G3Container.StagedFrame(type, start, start + G3Index.HEADER));
     }
 
     @Override
@@ -113,8 +130,39 @@ final class G3Writer implements ContainerWriter {
     @Override
     public WritableByteChannel createFile(Node parent, String name, Map<String, Object> attributes) throws IOException {
         byte[] key = stagedKey(parent, name);
-        openSinks++;
-        return new BlobSink(container.staged(), key);
+        G3Container.StagedFrame frame = container.staged();
+        if (active != null) {
+            throw new IOException(file + ": key file " + Names.component(active.key) + " of frame "
+                    + container.frameName(container.visibleFrames() - 1) + " is still open; values stream into the file "
+                    + "one at a time, so close it before creating " + name);
+        }
+        refuseIfFailed(frame);
+        long at = frame.end;
+        ByteBuffer entry = ByteBuffer.allocate(16 + key.length).order(ByteOrder.LITTLE_ENDIAN);
+        entry.putLong(key.length).put(key).putLong(UNWRITTEN_LENGTH).flip();
+        write(frame, entry, at);
+        frame.end = at + entry.capacity();
+        frame.crc = G3Crc.update(frame.crc, key, 0, key.length);
+        active = new BlobSink(frame, Arrays.copyOf(key, key.length), frame.end - 8);
+        return active;
+    }
+
+    /** A positional write of the staged frame; a failure leaves the frame uncommittable (its tail unfinished). */
+    private void write(G3Container.StagedFrame frame, ByteBuffer bytes, long at) throws IOException {
+        try {
+            channel.writeFully(bytes, at);
+        } catch (IOException | RuntimeException e) {
+            frame.failure = e.toString();
+            throw e;
+        }
+    }
+
+    private void refuseIfFailed(G3Container.StagedFrame frame) throws IOException {
+        if (frame.failure != null) {
+            throw new IOException(file + ": frame " + container.frameName(container.visibleFrames() - 1) + " at byte "
+                    + frame.start + " cannot be committed: a write into it failed (" + frame.failure + "); it stays an "
+                    + "unfinished tail, which the next append cuts off");
+        }
     }
 
     @Override
@@ -132,46 +180,32 @@ final class G3Writer implements ContainerWriter {
         commitStaged();
     }
 
-    /** Serializes the staged frame and appends it in one write; the frame is durable once that write returns. */
+    /**
+     * Commits the staged frame: appends its CRC, then writes its entry count over the placeholder (the
+     * commit point); with env {@code sync=true} each step is forced to disk before the next.
+     */
     void commitStaged() throws IOException {
         G3Container.StagedFrame frame = container.staged();
         if (frame == null) {
             return;
         }
-        if (openSinks > 0) {
+        if (active != null) {
             throw new IOException(file + ": a key file of frame " + container.frameName(container.visibleFrames() - 1)
                     + " is still open; close it before committing the frame");
         }
-        long start = prepareTail();
-        long length = G3Index.HEADER + 4L;
-        for (int i = 0; i < frame.keys.size(); i++) {
-            length += 16L + frame.keys.get(i).length + frame.blobs.get(i).length;
+        refuseIfFailed(frame);
+        write(frame, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, frame.crc), frame.end);
+        if (sync) {
+            channel.force(false);
         }
-        if (length > Integer.MAX_VALUE - 16) {
-            throw new IOException(file + ": frame " + container.frameName(container.visibleFrames() - 1) + " would be "
-                    + length + " bytes; one write is limited to 2 GiB");
-        }
-        ByteBuffer out = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
-        out.put((byte) 1).putInt(1).putInt(frame.keys.size()).putInt(frame.typeCode);
-        long[] blobs = new long[2 * frame.keys.size()];
-        int crc = 0;
-        for (int i = 0; i < frame.keys.size(); i++) {
-            byte[] key = frame.keys.get(i);
-            byte[] blob = frame.blobs.get(i);
-            out.putLong(key.length).put(key).putLong(blob.length);
-            blobs[2 * i] = start + out.position();
-            blobs[2 * i + 1] = blob.length;
-            out.put(blob);
-            crc = G3Crc.update(G3Crc.update(crc, key, 0, key.length), blob, 0, blob.length);
-        }
-        out.putInt(crc);
-        out.flip();
-        channel.writeFully(out, start); // the commit point: one write at the end of the file
+        int entries = frame.keys.size();
+        write(frame, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, entries), frame.start + 5);
         if (sync) {
             channel.force(false);
         }
         container.setStaged(null);
-        index.committed(start, length, frame.typeCode, crc, List.copyOf(frame.keys), blobs);
+        index.committed(frame.start, frame.end + 4 - frame.start, frame.typeCode, frame.crc, List.copyOf(frame.keys),
+                Arrays.copyOf(frame.blobs, 2 * entries));
     }
 
     /** Where the frame goes: after the last complete frame, once a torn append has been cut off. */
@@ -193,15 +227,18 @@ final class G3Writer implements ContainerWriter {
         return next;
     }
 
+    /** A value streaming into the file behind its key; closing writes its length and adds it to the frame. */
     private final class BlobSink implements WritableByteChannel {
         private final G3Container.StagedFrame frame;
         private final byte[] key;
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final long lengthAt;
+        private long written;
         private boolean open = true;
 
-        BlobSink(G3Container.StagedFrame frame, byte[] key) {
+        BlobSink(G3Container.StagedFrame frame, byte[] key, long lengthAt) {
             this.frame = frame;
             this.key = key;
+            this.lengthAt = lengthAt;
         }
 
         @Override
@@ -209,10 +246,12 @@ final class G3Writer implements ContainerWriter {
             if (!open) {
                 throw new ClosedChannelException();
             }
+            refuseIfFailed(frame);
             int n = src.remaining();
-            byte[] chunk = new byte[n];
-            src.get(chunk);
-            bytes.write(chunk);
+            int crc = G3Crc.update(frame.crc, src.duplicate());
+            G3Writer.this.write(frame, src, lengthAt + 8 + written);
+            frame.crc = crc;
+            written += n;
             return n;
         }
 
@@ -222,16 +261,18 @@ final class G3Writer implements ContainerWriter {
         }
 
         @Override
-        public void close() {
+        public void close() throws IOException {
             if (!open) {
                 return;
             }
             open = false;
-            openSinks--;
-            if (container.staged() == frame) {
-                frame.keys.add(Arrays.copyOf(key, key.length));
-                frame.blobs.add(bytes.toByteArray());
+            active = null;
+            if (container.staged() != frame || frame.failure != null) {
+                return;
             }
+            G3Writer.this.write(frame, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, written), lengthAt);
+            frame.add(key, lengthAt + 8, written);
+            frame.end = lengthAt + 8 + written;
         }
     }
 }

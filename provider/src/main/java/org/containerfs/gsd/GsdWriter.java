@@ -240,6 +240,12 @@ final class GsdWriter implements ContainerWriter {
         if (m < 1 || m > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("gsd:M must be an integer from 1 to 2^32-1, got " + mValue);
         }
+        if (m > Integer.MAX_VALUE) {
+            // gsd's M is a u32 (byte 24 of an index entry), but this library reads widths up to 2^31-1 only:
+            // a chunk it could not read back is refused before any byte of it is written
+            throw new AccessDeniedException(name, null, "gsd:M = " + m + " is wider than " + Integer.MAX_VALUE
+                    + " (2^31-1), the widest chunk containerfs reads back; nothing was written");
+        }
         for (Map.Entry<String, Object> e : attributes.entrySet()) {
             String k = e.getKey().startsWith("gsd:") ? e.getKey().substring(4) : e.getKey();
             if (!k.equals("type") && !k.equals("M")) {

@@ -77,6 +77,38 @@ class G3CrcTest {
         }
     }
 
+    /**
+     * The combine step (the register carried over a run of zero bytes) against the JDK's CRC32C fed the
+     * same run in 1 MiB chunks, at every power of two from 2^20 to 2^33 and one byte either side: a wrong
+     * power table shows from 2^29 bytes on (issue 25, a wrapped zlib-style table). The run follows a prefix,
+     * so the shifted register is an arbitrary value, not the all-ones start.
+     */
+    @Test
+    void theShiftOverLongZeroRunsAgreesWithTheJdkAtEveryPowerOfTwoUpTo2To33() {
+        byte[] prefix = "123456789".getBytes(StandardCharsets.US_ASCII);
+        CRC32C jdk = new CRC32C();
+        jdk.update(prefix);
+        int afterPrefix = G3Crc.update(~0, prefix, 0, prefix.length); // the JDK's register, which starts at ~0
+        assertThat(~afterPrefix).isEqualTo((int) jdk.getValue());
+        java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocateDirect(1 << 20);
+        long fed = 0;
+        int checked = 0;
+        for (int e = 20; e <= 33; e++) {
+            for (long length : new long[] {(1L << e) - 1, 1L << e, (1L << e) + 1}) {
+                for (long left = length - fed; left > 0; left -= zeros.limit()) {
+                    zeros.clear().limit((int) Math.min(zeros.capacity(), left));
+                    jdk.update(zeros);
+                    zeros.flip();
+                }
+                fed = length;
+                assertThat(~G3Crc.shift(afterPrefix, length)).as("a run of %d zero bytes", length)
+                        .isEqualTo((int) jdk.getValue());
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(3 * 14);
+    }
+
     @Test
     void chainsOverKeysAndBlobsLikeOneBuffer() {
         byte[] key = "Elevation".getBytes(StandardCharsets.US_ASCII);

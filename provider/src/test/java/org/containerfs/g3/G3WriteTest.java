@@ -146,12 +146,13 @@ class G3WriteTest {
         try (FileSystem fs = G3TestSupport.open(file, CREATE)) {
             Path f0 = Files.createDirectory(fs.getPath("/000000.Observation"));
             G3Blobs.write(f0, "ObservationID", new G3Value.IntValue(1));
-            assertThat(Files.size(file)).isZero();
+            assertNoCommittedFrameYet(file, 0);
             assertThat(G3Blobs.read(f0.resolve("ObservationID"))).contains(new G3Value.IntValue(1));
             assertThat(Files.getAttribute(f0, "g3:staged")).isEqualTo(true);
             Path f1 = Files.createDirectory(fs.getPath("/000001.Scan"));
             long afterFirst = Files.size(file);
-            assertThat(afterFirst).isEqualTo(13 + 16 + "ObservationID".length() + 38 + 4);
+            assertThat(Files.getAttribute(f0, "g3:length")).isEqualTo(13L + 16 + "ObservationID".length() + 38 + 4);
+            assertThat(afterFirst).isEqualTo(13 + 16 + "ObservationID".length() + 38 + 4 + 13); // and frame 1's header
             assertThat(Files.getAttribute(f0, "g3:crcOk")).isEqualTo(true);
             G3Blobs.write(f1, "Az", new G3Value.VectorDouble(new double[] {1, 2, 3}));
             Files.setAttribute(f1, "g3:commit", true);
@@ -159,7 +160,7 @@ class G3WriteTest {
             long afterSecond = Files.size(file);
             Path f2 = Files.createDirectory(fs.getPath("/000002.adhoc-Cal"));
             G3Blobs.write(f2, "x", new G3Value.BoolValue(false));
-            assertThat(Files.size(file)).isEqualTo(afterSecond);
+            assertNoCommittedFrameYet(file, 2);
         }
         try (FileSystem fs = G3TestSupport.open(file)) {
             try (Stream<Path> s = Files.list(fs.getPath("/"))) {
@@ -168,6 +169,18 @@ class G3WriteTest {
             }
             assertThat(G3Blobs.read(fs.getPath("/000002.adhoc-Cal/x"))).contains(new G3Value.BoolValue(false));
             assertThat(Files.getAttribute(fs.getPath("/000002.adhoc-Cal"), "g3:crcOk")).isEqualTo(true);
+        }
+    }
+
+    /**
+     * Values stream into the file before their frame is committed: another reader sees the committed frames
+     * and a truncated tail (what a writer killed now would leave), never the frame being written.
+     */
+    private static void assertNoCommittedFrameYet(Path file, int committed) throws Exception {
+        try (FileSystem fs = G3TestSupport.open(file)) {
+            Map<String, Object> root = Files.readAttributes(fs.getPath("/"), "g3:*");
+            assertThat(root.get("frames")).isEqualTo(committed);
+            assertThat((String) root.get("uncommittedTail")).startsWith("truncated tail");
         }
     }
 
@@ -258,6 +271,59 @@ class G3WriteTest {
                 G3Blobs.write(f, "k", new G3Value.IntValue(3));
             }
             assertThat(G3Blobs.read(reader.getPath("/000001.Map/k"))).contains(new G3Value.IntValue(3));
+        }
+    }
+
+    /** Values stream into the file one at a time: a second key file while one is open is refused, naming it. */
+    @Test
+    void aSecondKeyFileWhileOneIsOpenIsRefusedAndTheFirstStillCommits() throws Exception {
+        Path file = tmp.resolve("one-at-a-time.g3");
+        byte[] blob = G3Blobs.encode(new G3Value.IntValue(7));
+        try (FileSystem fs = G3TestSupport.open(file, CREATE)) {
+            Path f = Files.createDirectory(fs.getPath("/000000.Scan"));
+            try (var first = Files.newByteChannel(f.resolve("first"), java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE))) {
+                first.write(ByteBuffer.wrap(blob, 0, 3));
+                assertThatThrownBy(() -> Files.write(f.resolve("second"), new byte[] {1}))
+                        .isInstanceOf(java.io.IOException.class).hasMessageContaining("key file first")
+                        .hasMessageContaining("still open");
+                first.write(ByteBuffer.wrap(blob, 3, blob.length - 3));
+            }
+            assertThat(Files.exists(f.resolve("second"))).isFalse();
+            G3Blobs.write(f, "third", new G3Value.BoolValue(true));
+        }
+        try (FileSystem fs = G3TestSupport.open(file, Map.of("strict", true))) {
+            Path f = fs.getPath("/000000.Scan");
+            assertThat(Files.readAttributes(f, "g3:*")).containsEntry("crcOk", true).containsEntry("entries", 2);
+            assertThat(G3Blobs.read(f.resolve("first"))).contains(new G3Value.IntValue(7));
+            assertThat(G3Blobs.read(f.resolve("third"))).contains(new G3Value.BoolValue(true));
+        }
+    }
+
+    /**
+     * A reader that looked while the last step of a commit was pending (the CRC appended, the entry count
+     * still the placeholder) sees the frame once the count is written in place, though the size is unchanged.
+     */
+    @Test
+    void aReaderSeesAFrameWhoseCountIsWrittenInPlaceAfterItLooked() throws Exception {
+        Path file = tmp.resolve("in-place.g3");
+        byte[] frame = G3TestSupport.frame(ByteOrder.LITTLE_ENDIAN, 'S', List.of("k".getBytes()),
+                List.of(G3Blobs.encode(new G3Value.IntValue(5))));
+        byte[] pending = frame.clone();
+        ByteBuffer.wrap(pending).order(ByteOrder.LITTLE_ENDIAN).putInt(5, G3Writer.UNCOMMITTED_COUNT);
+        Files.write(file, pending);
+        try (FileSystem reader = G3TestSupport.open(file)) {
+            Path root = reader.getPath("/");
+            assertThat(Files.getAttribute(root, "g3:frames")).isEqualTo(0);
+            assertThat((String) Files.getAttribute(root, "g3:uncommittedTail")).startsWith("truncated tail");
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(frame, 5, 4), 5); // the commit point: same size
+            }
+            try (Stream<Path> s = Files.list(root)) {
+                assertThat(s.map(p -> p.getFileName().toString())).containsExactly("000000.Scan");
+            }
+            assertThat(G3Blobs.read(reader.getPath("/000000.Scan/k"))).contains(new G3Value.IntValue(5));
         }
     }
 

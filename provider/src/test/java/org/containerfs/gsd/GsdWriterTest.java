@@ -355,6 +355,36 @@ class GsdWriterTest {
         }
     }
 
+    /**
+     * gsd's M field is a u32, but this library reads widths up to 2^31-1: a wider chunk is refused when it is
+     * created, before any byte of it is written, and the container keeps every byte it had.
+     */
+    @Test
+    void aChunkWiderThanTheReaderTakesIsRefusedBeforeAnyByteIsWritten() throws IOException {
+        Path file = tmp.resolve("wide-m.gsd");
+        try (FileSystem fs = create(file, Map.of())) {
+            Files.createDirectory(fs.getPath("/0"));
+            writeChunk(fs.getPath("/0/a"), "uint8", 1, new byte[] {1});
+        }
+        byte[] before = Files.readAllBytes(file);
+        try (FileSystem fs = openWrite(file, Map.of())) {
+            Files.createDirectory(fs.getPath("/1"));
+            for (long m : new long[] {1L << 31, 0xFFFFFFFFL}) {
+                assertThatThrownBy(() -> Files.newByteChannel(fs.getPath("/1/wide"),
+                        java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        org.containerfs.core.ContainerFileSystems.attribute("gsd:type", "uint8"),
+                        org.containerfs.core.ContainerFileSystems.attribute("gsd:M", m)))
+                        .isInstanceOf(AccessDeniedException.class).hasMessageContaining("gsd:M = " + m)
+                        .hasMessageContaining("2147483647").hasMessageContaining("nothing was written");
+            }
+            assertThat(Files.exists(fs.getPath("/1/wide"))).isFalse();
+            assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        }
+        try (FileSystem fs = openRead(file)) {
+            assertThat(Files.getAttribute(fs.getPath("/"), "gsd:names")).isEqualTo(1);
+        }
+    }
+
     @Test
     void chunkOfMoreThanTwoGigaElementsKeepsItsCount() throws IOException {
         Path file = tmp.resolve("wide.gsd");

@@ -24,7 +24,7 @@ final class CatCommand implements Callable<Integer> {
     @Mixin
     ContainerOptions options;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
     Path container;
 
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "<path>", description = "Files in the container.")

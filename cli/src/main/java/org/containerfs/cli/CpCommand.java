@@ -42,7 +42,7 @@ final class CpCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print each target as it is written.")
     boolean verbose;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
     Path container;
 
     @Parameters(index = "1", paramLabel = "<path>", description = "The file or directory in the container (/ for everything).")

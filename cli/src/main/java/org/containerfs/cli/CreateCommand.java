@@ -39,7 +39,7 @@ final class CreateCommand implements Callable<Integer> {
             description = "The format: ${COMPLETION-CANDIDATES}.")
     String format;
 
-    @Parameters(index = "1", paramLabel = "<file>", description = "The container file to create.")
+    @Parameters(index = "1", paramLabel = "<file>", description = "The local file to create (s3:// objects are never written: refused).")
     Path container;
 
     @Override

@@ -31,7 +31,7 @@ final class InfoCommand implements Callable<Integer> {
     @Mixin
     ContainerOptions options;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
     Path container;
 
     @picocli.CommandLine.Option(names = "--json", description = "Print one JSON document: container, format, directories, "

@@ -58,7 +58,7 @@ final class LsCommand implements Callable<Integer> {
 
     private final List<Map<String, Object>> jsonEntries = new java.util.ArrayList<>();
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file, or a directory: its containers shown as directories of one tree.")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as s3://bucket/key (read-only), or a local directory, whose containers show as directories of one tree.")
     Path container;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "<path>", description = "A directory or file in the container (default /).")

@@ -52,7 +52,7 @@ final class PutCommand implements Callable<Integer> {
     @Mixin
     ContainerOptions options;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file (created if missing).")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, created if missing (s3:// objects are never written: refused).")
     Path container;
 
     @Parameters(index = "1", paramLabel = "<path>", description = "The new file's path in the container.")

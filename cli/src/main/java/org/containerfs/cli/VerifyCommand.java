@@ -38,7 +38,7 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Also print 'ok <path> <bytes>' for every sound file.")
     boolean verbose;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container file.")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
     Path container;
 
     @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "

@@ -24,6 +24,28 @@ class ContainerfsCommandTest {
         assertThat(Cli.run("help", command).stdout()).isEqualTo(r.stdout());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"ls", "cat", "cp", "info", "verify", "mount", "put", "create"})
+    void everyCommandsHelpSaysWhereItsContainerMayLive(String command) {
+        Cli.Result help = Cli.run(command, "--help");
+
+        // help is wrapped to the terminal: compare the URI with the line breaks taken out, words with them as spaces
+        String joined = help.stdout().replaceAll("\\s*\\n\\s*", "");
+        String spaced = help.stdout().replaceAll("\\s+", " ");
+        assertThat(help.status()).isZero();
+        assertThat(spaced).contains("local");
+        if (command.equals("put") || command.equals("create")) {
+            assertThat(joined).contains("s3://");
+            assertThat(spaced).contains("never written");
+        } else {
+            assertThat(joined).contains("s3://bucket/key");
+            assertThat(spaced).containsPattern("read-?only");
+        }
+        if (command.equals("ls")) {
+            assertThat(spaced).contains("local directory");
+        }
+    }
+
     @Test
     void topLevelHelpListsTheSubcommands() {
         Cli.Result r = Cli.run("--help");

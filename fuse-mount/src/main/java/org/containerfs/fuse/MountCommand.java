@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:unmounted cleanly", "1:mounting failed", "2:FUSE is not available on this machine"})
 public final class MountCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<container>", description = "the container file")
+    @Parameters(index = "0", paramLabel = "<container>", description = "the container: a local file, or an object as s3://bucket/key (read-only)")
     Path container;
 
     @Parameters(index = "1", paramLabel = "<mountpoint>", description = "an existing directory")

@@ -50,20 +50,15 @@ final class InfoCommand implements Callable<Integer> {
                 out.println(Json.of(JsonReports.info(container, fs, counts)));
                 return 0;
             }
+            // Two lists, never merged: what the tree holds (counted from the listing) and the format's own attributes
+            // of the container, whose names may be the same words (SIONlib's `files` is physical files, not tasks).
             Map<String, String> lines = new LinkedHashMap<>();
+            String view = ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme();
             lines.put("container", ContainerOptions.name(container));
-            lines.put("format", ContainerOptions.formatView(fs) != null ? ContainerOptions.formatView(fs) : fs.provider().getScheme());
+            lines.put("format", view);
             Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
             Object damage = attributes.get("damage");
             Object uncommittedTail = attributes.get("uncommittedTail");
-            for (Map.Entry<String, Object> e : attributes.entrySet()) {
-                if (e.getKey().equals("damage") || e.getKey().equals("uncommittedTail")) {
-                    continue;
-                } else if (!(e.getKey().equals("format") && lines.get("format").equals(Values.show(e.getValue())))) {
-                    String shown = Values.show(e.getValue());
-                    lines.put(e.getKey(), shown.isEmpty() ? "none" : shown); // an empty text (no gzip damage) says so
-                }
-            }
             long[] counts = new long[3];
             count(root, counts);
             lines.put("directories", Long.toString(counts[0]));
@@ -73,12 +68,29 @@ final class InfoCommand implements Callable<Integer> {
             // only what the open read was looked at: say so, never "sound" (verify reads the contents)
             lines.put("checked", "structure only (headers, index, lengths); contents not read: run verify");
             lines.put("damage", Values.isBlank(damage) ? "none in the structure" : Values.show(damage));
-            int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
-            for (Map.Entry<String, String> e : lines.entrySet()) {
-                out.printf("%-" + width + "s %s%n", e.getKey() + ":", e.getValue());
+            Map<String, String> own = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : attributes.entrySet()) {
+                if (e.getKey().equals("damage") || e.getKey().equals("uncommittedTail")) {
+                    continue;
+                } else if (!(e.getKey().equals("format") && view.equals(Values.show(e.getValue())))) {
+                    String shown = Values.show(e.getValue());
+                    own.put(e.getKey(), shown.isEmpty() ? "none" : shown); // an empty text (no gzip damage) says so
+                }
+            }
+            print(out, lines, "");
+            if (!own.isEmpty()) {
+                out.println(view + " attributes of the container (" + view + ":*):");
+                print(out, own, "  ");
             }
         }
         return 0;
+    }
+
+    private static void print(PrintStream out, Map<String, String> lines, String indent) {
+        int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
+        for (Map.Entry<String, String> e : lines.entrySet()) {
+            out.printf("%s%-" + width + "s %s%n", indent, e.getKey() + ":", e.getValue());
+        }
     }
 
     /** directories, files and file bytes below {@code dir}, from the listing alone. */

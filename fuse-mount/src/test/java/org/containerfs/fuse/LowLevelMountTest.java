@@ -107,7 +107,7 @@ class LowLevelMountTest {
             p.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
             assertThat(p.awaitExit(Duration.ofSeconds(30))).as("exit code; log:%n%s", p.output()).isZero();
             FuseTestSupport.awaitUnmounted(mp, Duration.ofSeconds(5));
-            assertThat(p.output()).contains("low-level engine").contains("signal received: unmounting").contains("unmounted " + mp);
+            assertThat(p.output()).contains("low-level engine").contains("SIGTERM received: unmounting").contains("unmounted " + mp);
         }
     }
 

@@ -123,6 +123,8 @@ final class G3Container implements Container {
         G3Container c = new G3Container(source, index, gz);
         if (source.channel().size() != covered) {
             c.refresh(); // frames appended since the snapshot
+        } else {
+            c.classifyTail(); // a snapshot made before torn tails were told from damage says "torn" of both
         }
         index.trim();
         return c;

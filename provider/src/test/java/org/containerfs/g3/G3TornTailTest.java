@@ -67,6 +67,24 @@ class G3TornTailTest {
         }
     }
 
+    /** Through the index cache: the second open, served from the cache, reports the same damage. */
+    @Test
+    void theIndexCacheKeepsTheVerdict() throws Exception {
+        Path p = flipped("all-frame-types.g3", 15, 0xFF);
+        Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 120_000));
+        Map<String, Object> env = Map.of("indexCache", tmp.resolve("cache").toString(), "indexCacheMinSize", 0);
+        for (int open = 0; open < 2; open++) {
+            try (FileSystem fs = G3TestSupport.open(p, env)) {
+                Map<String, Object> root = Files.readAttributes(fs.getPath("/"), "g3:damage,uncommittedTail");
+                assertThat((String) root.get("damage")).as("open %d", open).contains("starts at byte 87");
+                assertThat(root.get("uncommittedTail")).as("open %d", open).isEqualTo("");
+            }
+        }
+        try (Stream<Path> cached = Files.walk(tmp.resolve("cache"))) {
+            assertThat(cached.filter(Files::isRegularFile).count()).isPositive();
+        }
+    }
+
     /** A writer killed during its append: a prefix of one frame after whole frames, cut anywhere. */
     @Test
     void aPrefixOfOneFrameIsStillAnUncommittedAppend() throws Exception {

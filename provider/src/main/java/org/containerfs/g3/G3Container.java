@@ -49,6 +49,7 @@ final class G3Container implements Container {
             this.gzip = null;
             this.data = new PlainData(source.channel());
             index.scan(new PlainReader(source.channel(), 0), source.strict());
+            classifyTail();
         }
         index.trim();
     }
@@ -122,6 +123,8 @@ final class G3Container implements Container {
         G3Container c = new G3Container(source, index, gz);
         if (source.channel().size() != covered) {
             c.refresh(); // frames appended since the snapshot
+        } else {
+            c.classifyTail(); // a snapshot made before torn tails were told from damage says "torn" of both
         }
         index.trim();
         return c;
@@ -208,6 +211,7 @@ final class G3Container implements Container {
         }
         int before = index.frames();
         index.scan(new PlainReader(source.channel(), index.nextFrame()), false);
+        classifyTail();
         return index.frames() != before;
     }
 
@@ -236,8 +240,20 @@ final class G3Container implements Container {
         if (state != 0) {
             return state;
         }
+        index.setCrc(f, computeCrc(index, f, data, "frame " + frameName(f)));
+        int verdict = index.crcState(f);
+        if (verdict == 2) {
+            synchronized (crcMismatches) {
+                crcMismatches.add(f);
+            }
+        }
+        return verdict;
+    }
+
+    /** The CRC of frame {@code f} of {@code index} over its keys and the blob bytes {@code data} holds. */
+    static int computeCrc(G3Index index, int f, G3Data data, String frame) throws IOException {
         int crc = 0;
-        ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(64 * 1024, Math.max(index.frameLength(f), 1)));
         for (int e = index.firstEntry(f); e < index.endEntry(f); e++) {
             byte[] key = index.key(e);
             crc = G3Crc.update(crc, key, 0, key.length);
@@ -247,8 +263,8 @@ final class G3Container implements Container {
                 buf.clear().limit((int) Math.min(buf.capacity(), left));
                 int n = data.read(buf, off);
                 if (n <= 0) {
-                    throw new org.containerfs.spi.TruncatedDataException(source.name(), off,
-                            "blob bytes of frame " + frameName(f) + " up to byte " + (off + left));
+                    throw new org.containerfs.spi.TruncatedDataException(index.file(), off,
+                            "blob bytes of " + frame + " up to byte " + (off + left));
                 }
                 buf.flip();
                 crc = G3Crc.update(crc, buf);
@@ -256,14 +272,20 @@ final class G3Container implements Container {
                 left -= n;
             }
         }
-        index.setCrc(f, crc);
-        int verdict = index.crcState(f);
-        if (verdict == 2) {
-            synchronized (crcMismatches) {
-                crcMismatches.add(f);
+        return crc;
+    }
+
+    /**
+     * A truncated tail of an uncompressed file counts as a writer's torn append only if it can be one torn
+     * frame; a committed frame found inside it makes it damage ({@link TornTail}).
+     */
+    private void classifyTail() throws IOException {
+        if (gzip == null && index.damage() != null && index.tailTruncated()) {
+            String evidence = TornTail.evidenceOfDamage(index, source.channel(), data);
+            if (evidence != null) {
+                index.tailIsDamage(evidence);
             }
         }
-        return verdict;
     }
 
     void requireGoodCrc(int f) throws IOException {

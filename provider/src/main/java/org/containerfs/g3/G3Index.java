@@ -176,6 +176,11 @@ final class G3Index {
      * the work a small hostile file (a gzip bomb) can cause per frame.
      */
     void scan(SequentialReader in, boolean strict, long maxFrameBytes) throws IOException {
+        scan(in, strict, maxFrameBytes, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #scan(SequentialReader, boolean, long)}, stopping after {@code maxFrames} frames (one, to test a candidate). */
+    void scan(SequentialReader in, boolean strict, long maxFrameBytes, int maxFrames) throws IOException {
         damage = null;
         tailLength = 0;
         tailTruncated = false;
@@ -318,6 +323,9 @@ final class G3Index {
                     pendingBlob, pendingIds);
             if (checkCrc) {
                 setCrc(frames - 1, scanCrc);
+            }
+            if (frames >= maxFrames) {
+                return;
             }
         }
     }
@@ -486,6 +494,16 @@ final class G3Index {
 
     byte[] keyById(int id) {
         return keys.get(id);
+    }
+
+    /**
+     * The truncated tail is not one torn frame but damage ({@code why}: the evidence, e.g. a committed frame
+     * inside it): a writer must not cut it off, and the root reports it as damage.
+     */
+    void tailIsDamage(String why) {
+        tailTruncated = false;
+        damage = "unreadable tail: " + tailLength + " bytes from byte " + nextFrame + " are not one torn frame ("
+                + why + ")";
     }
 
     /** Sets what follows the last frame, from a persisted index. */

@@ -71,6 +71,11 @@ final class PlainReader implements SequentialReader {
         return k;
     }
 
+    /** Moves to {@code position}; the window is kept, so nearby candidates are read from memory. */
+    void seek(long position) {
+        this.position = position;
+    }
+
     @Override
     public long remaining() {
         return Math.max(0, size - position);

@@ -16,12 +16,15 @@ import java.util.List;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystems;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code cp} of a 4 GiB + 1 byte file into a --rw mount: the kernel's write requests reach offsets past
- * 2^32, the staged file is committed as one LIME record, and {@code cmp} through the mount reads it back.
+ * 2^32, the staged file is committed as one unit (a LIME record, a GSD chunk, a scda B section, a G3 value), and
+ * {@code cmp} through the mount reads it back. (A SIONlib file is written whole at its creation and cannot be
+ * mounted for writing: its 4 GiB + 1 task goes through the API and {@code put}, in BigUnitTest and BigPutTest.)
  * The source is sparse: its only data are markers across the 2^31 and 2^32 boundaries, the last one ending
  * at its last byte, so an offset that wraps or a lost last byte shows as a marker in the wrong place.
  */
@@ -43,8 +46,10 @@ class BigCopyThroughMountTest {
         return java.util.Arrays.copyOf(text, (int) Math.min(text.length, SIZE - at));
     }
 
-    @Test
-    void aLimeRecordOf4GibPlusOneByteCopiedIntoTheMountReadsBackExactly() throws Exception {
+    @ParameterizedTest(name = "{0} {2}")
+    @CsvSource({"lime, /msg01, /msg01/rec01.big", "gsd, /0, /0/big", "scda, '', /0000.B.big", "g3, /000000.Scan, /000000.Scan/big"})
+    void aUnitOf4GibPlusOneByteCopiedIntoTheMountReadsBackExactly(String format, String directory, String unitPath)
+            throws Exception {
         Path source = dir.resolve("source.bin");
         try (FileChannel out = FileChannel.open(source, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                 StandardOpenOption.SPARSE)) {
@@ -52,25 +57,28 @@ class BigCopyThroughMountTest {
                 out.write(ByteBuffer.wrap(marker(at)), at);
             }
         }
-        Path container = dir.resolve("big.lime");
-        ContainerFileSystems.create(container, "lime").close();
+        Path container = dir.resolve("big." + format);
+        ContainerFileSystems.create(container, format).close();
         Path mp = Files.createDirectory(dir.resolve("mnt"));
+        Path unit = Path.of(mp + unitPath);
         try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
-            sh("mkdir", mp + "/msg01").ok();
+            if (!directory.isEmpty()) {
+                sh("mkdir", mp + directory).ok();
+            }
             // The commit at close writes 4 GiB: more than sh's minute on a slow disk. --sparse=never: the mount
             // takes a new file's bytes in order, and cp would otherwise seek over the source's holes.
             FuseTestSupport.run(Duration.ofMinutes(4),
-                    List.of("cp", "--sparse=never", source.toString(), mp + "/msg01/rec01.big")).ok();
-            assertThat(sh("stat", "-c", "%s", mp + "/msg01/rec01.big").ok().out().trim()).isEqualTo(String.valueOf(SIZE));
-            FuseTestSupport.run(Duration.ofMinutes(4), List.of("cmp", source.toString(), mp + "/msg01/rec01.big")).ok();
+                    List.of("cp", "--sparse=never", source.toString(), unit.toString())).ok();
+            assertThat(sh("stat", "-c", "%s", unit.toString()).ok().out().trim()).isEqualTo(String.valueOf(SIZE));
+            FuseTestSupport.run(Duration.ofMinutes(4), List.of("cmp", source.toString(), unit.toString())).ok();
         }
         try (FileSystem fs = ContainerFileSystems.open(container, Map.of("strict", true));
-                SeekableByteChannel unit = Files.newByteChannel(fs.getPath("/msg01/rec01.big"))) {
-            assertThat(unit.size()).isEqualTo(SIZE);
+                SeekableByteChannel read = Files.newByteChannel(fs.getPath(unitPath))) {
+            assertThat(read.size()).isEqualTo(SIZE);
             for (long at : MARKERS) {
                 byte[] expected = marker(at);
                 ByteBuffer got = ByteBuffer.allocate(expected.length);
-                unit.position(at).read(got);
+                read.position(at).read(got);
                 assertThat(got.array()).as("marker at %d", at).isEqualTo(expected);
             }
         }

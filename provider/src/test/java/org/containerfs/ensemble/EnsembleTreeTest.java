@@ -143,7 +143,8 @@ class EnsembleTreeTest {
             assertThat(tree.containersOpened()).isZero();
             assertThat(tree.containersOpen()).isZero();
             // the first use of an inside opens exactly that container
-            assertThat(firstFile(tree.getPath("/run0/lime/s01_single_record.lime"))).isNotNull();
+            assertThat(firstFile(tree.getPath("/run0/lime/s01_single_record.lime"))).hasToString(
+                    "/run0/lime/s01_single_record.lime/msg01/rec01.lime-test-text"); // the record a single open lists
             assertThat(tree.containersOpened()).isEqualTo(1);
         }
     }

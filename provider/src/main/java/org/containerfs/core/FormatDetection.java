@@ -19,8 +19,8 @@ final class FormatDetection {
         if (requested != null) {
             ContainerFileSystemProvider p = ContainerFileSystems.provider(requested);
             if (head.remaining() > 0 && !p.format().probe(head.duplicate(), fileName)) {
-                throw new ContainerFormatException(name, 0,
-                        "a " + p.format().name() + " container (its magic bytes were not found)");
+                throw new ContainerFormatException(name, 0, null,
+                        "a " + p.format().name() + " container", "no " + p.format().name() + " magic bytes");
             }
             return p;
         }

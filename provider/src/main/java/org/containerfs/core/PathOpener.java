@@ -130,8 +130,8 @@ final class PathOpener {
             return asked;
         }
         if (request.format() != null) {
-            throw new ContainerFormatException(path.toString(), 0,
-                    "a " + format.name() + " container (its magic bytes were not found)");
+            throw new ContainerFormatException(path.toString(), 0, null,
+                    "a " + format.name() + " container", "no " + format.name() + " magic bytes");
         }
         ContainerFileSystemProvider other = FormatDetection.detect(head, fileName);
         if (other == null || head.remaining() == 0) {

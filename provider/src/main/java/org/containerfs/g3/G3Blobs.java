@@ -61,7 +61,8 @@ public final class G3Blobs {
     public static Optional<G3Value> decode(byte[] blob, String label) throws ContainerFormatException {
         BlobHeader h = BlobHeader.parse(ByteBuffer.wrap(blob));
         if (h == null) {
-            throw new ContainerFormatException(label, 0, "a cereal polymorphic pointer header (endian flag, id 0x80000001, class name)");
+            throw new ContainerFormatException(label, 0, null,
+                    "a cereal polymorphic pointer header (endian flag, id 0x80000001, class name)", startOf(blob));
         }
         In in = new In(blob, h.order(), h.fieldsStart(), label);
         long v = h.classVersion();
@@ -79,7 +80,7 @@ public final class G3Blobs {
                 in.base(v, 1);
                 int b = in.u8();
                 if (b > 1) {
-                    throw in.error(in.pos - 1, "a bool (0 or 1), found " + b);
+                    throw in.error(in.pos - 1, "a bool (0 or 1)", Integer.toString(b));
                 }
                 value = new G3Value.BoolValue(b == 1);
             }
@@ -106,7 +107,7 @@ public final class G3Blobs {
                 if (v >= 2) {
                     bits = in.i32();
                     if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
-                        throw in.error(in.pos - 4, "store_bits 8, 16, 32 or 64, found " + bits);
+                        throw in.error(in.pos - 4, "store_bits 8, 16, 32 or 64", Integer.toString(bits));
                     }
                 }
                 int n = in.count(bits / 8);
@@ -148,7 +149,8 @@ public final class G3Blobs {
                 int units = in.i32();
                 long timeVersion = in.u32();
                 if (timeVersion > 1) {
-                    throw new UnsupportedVersionException(label, in.pos - 4, "G3Time class version 1, found " + timeVersion);
+                    throw new UnsupportedVersionException(label, in.pos - 4, null, "G3Time class version 1",
+                            Long.toString(timeVersion));
                 }
                 long start = in.i64();
                 long stop = in.i64();
@@ -184,7 +186,7 @@ public final class G3Blobs {
                             l[i] = in.i64();
                         }
                     }
-                    default -> throw in.error(in.pos - 4, "a timestream data type 0 to 3, found " + type);
+                    default -> throw in.error(in.pos - 4, "a timestream data type 0 to 3", Integer.toString(type));
                 }
                 value = new G3Value.Timestream(units, start, stop, type, d, l);
             }
@@ -193,8 +195,8 @@ public final class G3Blobs {
             }
         }
         if (in.pos != blob.length) {
-            throw in.error(in.pos, "the end of the " + h.typeName() + " blob (strict decoding), but "
-                    + (blob.length - in.pos) + " bytes remain");
+            throw in.error(in.pos, "the end of the " + h.typeName() + " blob (strict decoding)",
+                    (blob.length - in.pos) + " more bytes");
         }
         return Optional.of(value);
     }
@@ -317,6 +319,18 @@ public final class G3Blobs {
         return bits;
     }
 
+    /** The first bytes of a blob in hex, for a message. */
+    private static String startOf(byte[] blob) {
+        if (blob.length == 0) {
+            return "an empty blob";
+        }
+        StringBuilder sb = new StringBuilder("a blob of " + blob.length + " bytes starting");
+        for (int i = 0; i < Math.min(blob.length, 8); i++) {
+            sb.append(String.format(" %02x", blob[i] & 0xFF));
+        }
+        return sb.toString();
+    }
+
     private static final class In {
         final byte[] b;
         final ByteBuffer buf;
@@ -330,25 +344,27 @@ public final class G3Blobs {
             this.label = label;
         }
 
-        ContainerFormatException error(int at, String expected) {
-            return new ContainerFormatException(label, at, expected);
+        ContainerFormatException error(int at, String expected, String found) {
+            return new ContainerFormatException(label, at, null, expected, found);
         }
 
         void need(int n, String what) throws ContainerFormatException {
             if (b.length - pos < n) {
-                throw new ContainerFormatException(label, pos, what + " (" + n + " bytes), but the blob ends after "
-                        + (b.length - pos));
+                throw new ContainerFormatException(label, pos, null, what + " (" + n + " bytes)",
+                        "the blob ends after " + (b.length - pos));
             }
         }
 
         /** Checks the concrete class version, then reads the G3FrameObject base version word. */
         void base(long version, long newest) throws ContainerFormatException {
             if (version > newest || version < 1) {
-                throw new UnsupportedVersionException(label, pos - 4, "a class version from 1 to " + newest + ", found " + version);
+                throw new UnsupportedVersionException(label, pos - 4, null, "a class version from 1 to " + newest,
+                        Long.toString(version));
             }
             long baseVersion = u32();
             if (baseVersion != 1) {
-                throw new UnsupportedVersionException(label, pos - 4, "G3FrameObject class version 1, found " + baseVersion);
+                throw new UnsupportedVersionException(label, pos - 4, null, "G3FrameObject class version 1",
+                        Long.toString(baseVersion));
             }
         }
 
@@ -392,7 +408,7 @@ public final class G3Blobs {
             long n = i64();
             long left = b.length - pos;
             if (n < 0 || n > left / Math.max(1, minElementBytes)) {
-                throw error(at, "an element count that fits the " + left + " bytes left, found " + Long.toUnsignedString(n));
+                throw error(at, "an element count that fits the " + left + " bytes left", Long.toUnsignedString(n));
             }
             return (int) n;
         }

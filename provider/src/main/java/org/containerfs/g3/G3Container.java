@@ -93,8 +93,9 @@ final class G3Container implements Container {
         int kind = in.readByte();
         boolean isGzip = G3Format.isGzip(source.channel());
         if (kind != (isGzip ? GZIP : PLAIN)) {
-            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", 0,
-                    "the index of a " + (isGzip ? "gzip-compressed" : "plain") + " G3 file");
+            throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", 0, null,
+                    "the index of a " + (isGzip ? "gzip-compressed" : "plain") + " G3 file",
+                    "a snapshot of kind " + kind + (kind == GZIP ? " (gzip-compressed)" : kind == PLAIN ? " (plain)" : ""));
         }
         if (isGzip && source.channel().size() != covered) {
             return null;
@@ -115,7 +116,7 @@ final class G3Container implements Container {
         }
         if (!in.atEnd()) {
             throw new org.containerfs.spi.ContainerFormatException(source.name() + " (index cache snapshot)", in.position(),
-                    "the end of the snapshot");
+                    null, "the end of the snapshot", (length - in.position()) + " more bytes");
         }
         if (source.strict() && index.damage() != null) {
             return null; // the scan reports it as a strict open must
@@ -263,8 +264,8 @@ final class G3Container implements Container {
                 buf.clear().limit((int) Math.min(buf.capacity(), left));
                 int n = data.read(buf, off);
                 if (n <= 0) {
-                    throw new org.containerfs.spi.TruncatedDataException(index.file(), off,
-                            "blob bytes of " + frame + " up to byte " + (off + left));
+                    throw new org.containerfs.spi.TruncatedDataException(index.file(), off, frame,
+                            "blob bytes up to byte " + (off + left), "the data ends at byte " + off);
                 }
                 buf.flip();
                 crc = G3Crc.update(crc, buf);
@@ -290,14 +291,15 @@ final class G3Container implements Container {
 
     void requireGoodCrc(int f) throws IOException {
         if (verify && checkFrame(f) == 2) {
-            throw new ChecksumMismatchException(source.name(), index.frameOffset(f), crcMismatch(f)
-                    + " (env verify=false reads it anyway)");
+            throw new ChecksumMismatchException(source.name(), index.frameOffset(f), "frame " + frameName(f),
+                    "the stored CRC-32C " + G3Crc.show(index.crcStored(f)),
+                    "the computed " + G3Crc.show(index.crcComputed(f)) + " (env verify=false reads it anyway)");
         }
     }
 
     private String crcMismatch(int f) {
-        return "frame " + frameName(f) + " at byte " + index.frameOffset(f) + ": the stored CRC-32C "
-                + G3Crc.show(index.crcStored(f)) + " to match the computed " + G3Crc.show(index.crcComputed(f));
+        return "frame " + frameName(f) + " at byte " + index.frameOffset(f) + ": expected the stored CRC-32C "
+                + G3Crc.show(index.crcStored(f)) + ", found the computed " + G3Crc.show(index.crcComputed(f));
     }
 
     /**

@@ -203,12 +203,13 @@ final class G3Index {
                 return;
             }
             if (got < HEADER) {
-                tail(in, start, "a frame header of " + HEADER + " bytes, but the stream ends after " + got, strict, true);
+                tail(in, start, "a frame header of " + HEADER + " bytes", "the stream ends " + got + " bytes after its start",
+                        strict, true);
                 return;
             }
             int endianFlag = header[0] & 0xFF;
             if (endianFlag > 1) {
-                tail(in, start, String.format("a frame starting with endian flag 0x00 or 0x01, found 0x%02X", endianFlag),
+                tail(in, start, "a frame starting with endian flag 0x00 or 0x01", String.format("0x%02X", endianFlag),
                         strict, false);
                 return;
             }
@@ -216,29 +217,31 @@ final class G3Index {
             ByteBuffer h = ByteBuffer.wrap(header).order(order);
             int version = h.getInt(1);
             if (version != 1) {
-                String what = "G3Frame class version 1 at byte " + (start + 1) + ", found " + Integer.toUnsignedString(version);
+                String expected = "G3Frame class version 1 at byte " + (start + 1);
+                String found = Integer.toUnsignedString(version);
                 if (frames == 0 || strict) {
-                    throw new UnsupportedVersionException(file, start + 1, what);
+                    throw new UnsupportedVersionException(file, start + 1, null, "G3Frame class version 1", found);
                 }
-                tail(in, start, what, false, false);
+                tail(in, start, expected, found, false, false);
                 return;
             }
             long count = h.getInt(5) & 0xFFFFFFFFL;
             int type = h.getInt(9);
             if (count > Integer.MAX_VALUE) {
-                tail(in, start, "an entry count below 2^31, found " + count, strict, false);
+                tail(in, start, "an entry count below 2^31", Long.toString(count), strict, false);
                 return;
             }
             long remaining = in.remaining();
             if (remaining >= 0 && count * MIN_ENTRY + 4 > remaining) {
-                tail(in, start, "a frame of " + count + " entries (at least " + (HEADER + count * MIN_ENTRY + 4)
-                        + " bytes), but the stream ends " + (remaining + HEADER) + " bytes after its start", strict, true);
+                tail(in, start, "a frame of " + count + " entries (at least " + (HEADER + count * MIN_ENTRY + 4) + " bytes)",
+                        "the stream ends " + (remaining + HEADER) + " bytes after its start", strict, true);
                 return;
             }
             pendingKeys.clear();
             scanCrc = 0;
             int n = (int) count;
             String problem = null;
+            String found = null; // null for a problem cut off by the end of the stream
             boolean truncated = false;
             for (int i = 0; i < n && problem == null; i++) {
                 long keyLength = readLength(in, eight, order);
@@ -248,8 +251,8 @@ final class G3Index {
                     break;
                 }
                 if (keyLength > MAX_KEY_BYTES) {
-                    problem = "a key length of at most " + MAX_KEY_BYTES + " bytes at byte " + (in.position() - 8)
-                            + ", found " + Long.toUnsignedString(keyLength);
+                    problem = "a key length of at most " + MAX_KEY_BYTES + " bytes at byte " + (in.position() - 8);
+                    found = Long.toUnsignedString(keyLength);
                     truncated = in.remaining() >= 0 && Long.compareUnsigned(keyLength, in.remaining()) > 0;
                     break;
                 }
@@ -292,8 +295,9 @@ final class G3Index {
                 }
                 long blobAt = in.position();
                 if (blobAt - start + blobLen > maxFrameBytes || blobLen == Long.MAX_VALUE && maxFrameBytes != Long.MAX_VALUE) {
-                    problem = "a frame of at most " + maxFrameBytes + " bytes (env maxFrameBytes), but key " + i
-                            + " of the frame at byte " + start + " declares a blob of " + Long.toUnsignedString(blobLen) + " bytes";
+                    problem = "a frame of at most " + maxFrameBytes + " bytes (env maxFrameBytes)";
+                    found = "key " + i + " of the frame at byte " + start + " declares a blob of "
+                            + Long.toUnsignedString(blobLen) + " bytes";
                     break;
                 }
                 if ((checkCrc ? crcSkip(inflating, blobLen) : in.skip(blobLen)) != blobLen) {
@@ -314,8 +318,7 @@ final class G3Index {
                 truncated = true;
             }
             if (problem != null) {
-                tail(in, start, truncated ? "complete frame data: " + problem + " is cut off by the end of the stream"
-                        : problem, strict, truncated);
+                tail(in, start, problem, found, strict, truncated);
                 return;
             }
             int crc = ByteBuffer.wrap(eight, 0, 4).order(order).getInt();
@@ -361,19 +364,24 @@ final class G3Index {
         return key;
     }
 
-    private void tail(SequentialReader in, long start, String what, boolean strict, boolean truncated) throws IOException {
+    /** {@code found}: what the bytes hold instead of {@code expected}; null: the stream ends before it. */
+    private void tail(SequentialReader in, long start, String expected, String found, boolean strict, boolean truncated)
+            throws IOException {
         long rest = in.remaining();
         long end = rest >= 0 ? in.position() + rest : in.position() + drain(in);
+        if (found == null) {
+            found = "the stream ends at byte " + end;
+        }
         nextFrame = start;
         tailLength = end - start;
         tailTruncated = truncated;
         damage = (truncated ? "truncated tail: " : "unreadable tail: ") + tailLength + " bytes from byte " + start
-                + " do not form a frame (expected " + what + ")";
+                + " do not form a frame (expected " + expected + ", found " + found + ")";
         if (strict) {
             if (truncated) {
-                throw new TruncatedDataException(file, start, what);
+                throw new TruncatedDataException(file, start, null, expected, found);
             }
-            throw new ContainerFormatException(file, start, what);
+            throw new ContainerFormatException(file, start, null, expected, found);
         }
     }
 

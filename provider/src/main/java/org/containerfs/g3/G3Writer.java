@@ -213,16 +213,16 @@ final class G3Writer implements ContainerWriter {
         long next = index.nextFrame();
         if (index.damage() != null) {
             if (!index.tailTruncated()) {
-                throw new ContainerFormatException(file, next, "a file that ends with complete frames before appending, but "
-                        + index.damage() + "; refusing to append after damage");
+                throw new ContainerFormatException(file, next, "refusing to append after damage",
+                        "a file that ends with complete frames before appending", index.damage());
             }
             // A torn append: a prefix of a frame that no reader can use. Cutting it off is the only change
             // this writer ever makes to bytes already in the file.
             channel.truncate(next);
         } else if (channel.size() > next) {
             // bytes appeared after our last scan (another writer): do not overwrite them
-            throw new ContainerFormatException(file, next, "the end of the last indexed frame to be the end of the file, but "
-                    + "the file holds " + (channel.size() - next) + " more bytes");
+            throw new ContainerFormatException(file, next, null, "the end of the last indexed frame to be the end of the file",
+                    (channel.size() - next) + " more bytes");
         }
         return next;
     }

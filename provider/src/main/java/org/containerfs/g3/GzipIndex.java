@@ -142,10 +142,11 @@ final class GzipIndex implements G3Data {
         streamSize = inflater.position();
         gzipDamage = inflater.damage();
         if (inflater.members() == 0 && channel.size() > 0) {
-            throw new ContainerFormatException(file, 0, "a gzip member (magic 1f 8b, deflate)");
+            throw new ContainerFormatException(file, 0, null, "a gzip member (magic 1f 8b, deflate)",
+                    "a file of " + channel.size() + " bytes that does not start with one");
         }
         if (gzipDamage != null && source.strict()) {
-            throw new ContainerFormatException(file, inflater.compressedEnd(), "a well-formed gzip stream, but " + gzipDamage);
+            throw new ContainerFormatException(file, inflater.compressedEnd(), null, "a well-formed gzip stream", gzipDamage);
         }
         trim();
     }
@@ -371,8 +372,9 @@ final class GzipIndex implements G3Data {
                 slice.limit(want);
                 int n = GzipIndex.this.read(slice, offset + position);
                 if (n < want) {
-                    throw new TruncatedDataException(file, offset + position + n, label + " declares " + length
-                            + " bytes from stream byte " + offset + " but the decompressed stream ends at byte " + streamSize);
+                    throw new TruncatedDataException(file, offset + position + n, label,
+                            "the " + length + " bytes it declares from stream byte " + offset,
+                            "the decompressed stream ends at byte " + streamSize);
                 }
                 dst.position(dst.position() + n);
                 return n;
@@ -460,8 +462,8 @@ final class GzipIndex implements G3Data {
                     continue;
                 }
                 if (inflater.needsInput() && !feed()) {
-                    throw new TruncatedDataException(file, nextByte, "more compressed data for gzip member " + member
-                            + " (the stream ends inside it)");
+                    throw new TruncatedDataException(file, nextByte, "gzip member " + member,
+                            "more compressed data", "the file ends inside the member");
                 }
                 try {
                     int n = inflater.inflate(b, off, len);
@@ -471,11 +473,12 @@ final class GzipIndex implements G3Data {
                         return n;
                     }
                     if (inflater.needsDictionary()) {
-                        throw new ContainerFormatException(file, nextByte, "raw deflate data without a preset dictionary");
+                        throw new ContainerFormatException(file, nextByte, "gzip member " + member,
+                                "raw deflate data without a preset dictionary", "a request for a dictionary");
                     }
                 } catch (DataFormatException e) {
-                    throw new ContainerFormatException(file, nextByte, "valid deflate data after the restart point ("
-                            + e.getMessage() + ")");
+                    throw new ContainerFormatException(file, nextByte, "gzip member " + member,
+                            "valid deflate data after the restart point", "invalid data (" + e.getMessage() + ")");
                 }
             }
         }

@@ -1,5 +1,6 @@
 package org.containerfs.gsd;
 
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -89,15 +90,23 @@ final class GsdHeader {
         }
     }
 
+    /** "{@code count} {@code unit} at byte {@code at}, which end at byte E", all read as unsigned 64-bit. */
+    private static String span(long count, int bytesEach, String unit, long at) {
+        BigInteger end = new BigInteger(Long.toUnsignedString(at))
+                .add(new BigInteger(Long.toUnsignedString(count)).multiply(BigInteger.valueOf(bytesEach)));
+        return Long.toUnsignedString(count) + " " + unit + " at byte " + Long.toUnsignedString(at) + ", which end at byte " + end;
+    }
+
     static GsdHeader parse(ByteBuffer raw, String file, long fileSize) throws ContainerFormatException {
         if (raw.remaining() < SIZE) {
-            throw new ContainerFormatException(file, 0, "a 256-byte GSD header, the file has only " + fileSize + " bytes");
+            throw new ContainerFormatException(file, 0, null, "a 256-byte GSD header", "a file of " + fileSize + " bytes");
         }
         ByteBuffer b = raw.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int p = b.position();
         long magic = b.getLong(p);
         if (magic != MAGIC) {
-            throw new ContainerFormatException(file, 0, String.format("the GSD magic 0x65df65df65df65df, found 0x%016x", magic));
+            throw new ContainerFormatException(file, 0, "file header", "the GSD magic 0x65df65df65df65df",
+                    String.format("0x%016x", magic));
         }
         GsdHeader h = new GsdHeader();
         h.indexLocation = b.getLong(p + 8);
@@ -109,21 +118,20 @@ final class GsdHeader {
         h.application = cString(b, p + 48, 64);
         h.schema = cString(b, p + 112, 64);
         if (h.version != V0_3 && (Integer.compareUnsigned(h.version, V1_0) < 0 || Integer.compareUnsigned(h.version, V3_0) >= 0)) {
-            throw new UnsupportedVersionException(file, 44, "a GSD file layer version 0.3 or 1.0 <= v < 3.0, found "
-                    + versionString(h.version));
+            throw new UnsupportedVersionException(file, 44, "file header", "a GSD file layer version 0.3 or 1.0 <= v < 3.0",
+                    versionString(h.version));
         }
         // Every length is checked against the file size before anything is allocated.
         if (h.indexLocation < SIZE || h.indexAllocated < 0 || h.indexAllocated > (fileSize - SIZE) / ENTRY_SIZE
                 || h.indexLocation > fileSize - h.indexAllocated * ENTRY_SIZE) {
-            throw new ContainerFormatException(file, 8, "an index of " + Long.toUnsignedString(h.indexAllocated)
-                    + " 32-byte slots at byte " + Long.toUnsignedString(h.indexLocation) + " inside the file of "
-                    + fileSize + " bytes");
+            throw new ContainerFormatException(file, 8, "file header", "an index of 32-byte slots from byte " + SIZE
+                    + " on inside the file of " + fileSize + " bytes", span(h.indexAllocated, ENTRY_SIZE, "slots", h.indexLocation));
         }
         if (h.namelistLocation < SIZE || h.namelistAllocated <= 0 || h.namelistAllocated > (fileSize - SIZE) / NAME_SLOT
                 || h.namelistLocation > fileSize - h.namelistAllocated * NAME_SLOT) {
-            throw new ContainerFormatException(file, 24, "a name list of " + Long.toUnsignedString(h.namelistAllocated)
-                    + " 64-byte units at byte " + Long.toUnsignedString(h.namelistLocation) + " inside the file of "
-                    + fileSize + " bytes");
+            throw new ContainerFormatException(file, 24, "file header", "a name list of at least one 64-byte unit from byte "
+                    + SIZE + " on inside the file of " + fileSize + " bytes",
+                    span(h.namelistAllocated, NAME_SLOT, "units", h.namelistLocation));
         }
         return h;
     }

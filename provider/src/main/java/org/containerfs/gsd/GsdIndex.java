@@ -263,13 +263,13 @@ final class GsdIndex {
         GsdHeader h = readHeader(channel);
         byte[] seen = lastHeaderRead;
         if (h.v1Layout() != header.v1Layout()) {
-            throw new ContainerFormatException(file, 44, "the name list layout of version "
-                    + GsdHeader.versionString(header.version) + " while the file is open, found version "
-                    + GsdHeader.versionString(h.version));
+            throw new ContainerFormatException(file, 44, "file header", "the name list layout of version "
+                    + GsdHeader.versionString(header.version) + " while the file is open",
+                    "version " + GsdHeader.versionString(h.version));
         }
         if (h.indexAllocated < entries) {
-            throw new ContainerFormatException(file, 16, "an index of at least the " + entries
-                    + " entries already read, found " + h.indexAllocated + " slots (the file was rewritten, not appended to)");
+            throw new ContainerFormatException(file, 16, "file header", "an index of at least the " + entries
+                    + " entries already read", h.indexAllocated + " slots (the file was rewritten, not appended to)");
         }
         header = h;
         headerBytes = seen;
@@ -291,8 +291,9 @@ final class GsdIndex {
         channel.readFully(last, h.namelistLocation + blockBytes - 1);
         if (last.get(0) != 0) {
             if (strict) {
-                throw new ContainerFormatException(file, h.namelistLocation + blockBytes - 1,
-                        "a NUL as the last byte of the name list block (as gsd requires)");
+                throw new ContainerFormatException(file, h.namelistLocation + blockBytes - 1, "name list",
+                        "a NUL as the last byte of the name list block (as gsd requires)",
+                        String.format("0x%02x", last.get(0) & 0xFF));
             }
             return; // a writer in the middle of replacing the block: look again at the next refresh
         }
@@ -309,8 +310,9 @@ final class GsdIndex {
                 windowLen = channel.readUpTo(window, h.namelistLocation + pos);
                 windowStart = pos;
                 if (windowLen == 0) {
-                    throw new TruncatedDataException(file, h.namelistLocation + pos, "name list bytes up to byte "
-                            + (h.namelistLocation + blockBytes));
+                    throw new TruncatedDataException(file, h.namelistLocation + pos, "name list",
+                            "name list bytes up to byte " + (h.namelistLocation + blockBytes),
+                            "the file ends at byte " + (h.namelistLocation + pos));
                 }
             }
             byte b = window.get((int) (pos - windowStart));
@@ -319,8 +321,8 @@ final class GsdIndex {
                     break; // an empty name ends the list
                 }
                 if (nameCount >= GsdHeader.MAX_NAMES) {
-                    throw new ContainerFormatException(file, h.namelistLocation + nameStart,
-                            "at most 65535 names (ids are 16-bit), found more");
+                    throw new ContainerFormatException(file, h.namelistLocation + nameStart, "name list",
+                            "at most 65535 names (ids are 16-bit)", "a 65536th name");
                 }
                 addName(current.toByteArray());
                 current.reset();
@@ -375,8 +377,9 @@ final class GsdIndex {
             long at = h.indexLocation + slot * GsdHeader.ENTRY_SIZE;
             int got = channel.readUpTo(buf, at);
             if (got < want * GsdHeader.ENTRY_SIZE) {
-                throw new TruncatedDataException(file, at + got, "the index of " + h.indexAllocated
-                        + " slots to end at byte " + (h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE));
+                throw new TruncatedDataException(file, at + got, "index", "the index of " + h.indexAllocated
+                        + " slots to end at byte " + (h.indexLocation + h.indexAllocated * GsdHeader.ENTRY_SIZE),
+                        "the file ends at byte " + (at + got));
             }
             for (int i = 0; i < want; i++, slot++) {
                 int o = i * GsdHeader.ENTRY_SIZE;
@@ -419,33 +422,33 @@ final class GsdIndex {
             GsdHeader h, long fileSize) throws ContainerFormatException {
         // the message prefix is built only for a throw: an open validates every entry
         if (flags != 0) {
-            throw new ContainerFormatException(file, at + 31, entry(slot) + ": flags 0, found " + flags);
+            throw new ContainerFormatException(file, at + 31, entry(slot), "flags 0", Integer.toString(flags));
         }
         int size = GsdHeader.typeSize(t);
         if (size == 0) {
-            throw new ContainerFormatException(file, at + 30, entry(slot) + ": a known type id (1-11), found " + t);
+            throw new ContainerFormatException(file, at + 30, entry(slot), "a known type id (1-11)", Integer.toString(t));
         }
         if (id >= nameCount) {
-            throw new ContainerFormatException(file, at + 28, entry(slot) + ": a name id below the " + nameCount
-                    + " names of the name list, found " + id);
+            throw new ContainerFormatException(file, at + 28, entry(slot), "a name id below the " + nameCount
+                    + " names of the name list", Integer.toString(id));
         }
         if (frame < 0 || frame >= h.indexAllocated || frame > Integer.MAX_VALUE - 2) {
-            throw new ContainerFormatException(file, at, entry(slot) + ": a frame number below the index size "
-                    + h.indexAllocated + " (gsd's sanity bound), found " + Long.toUnsignedString(frame));
+            throw new ContainerFormatException(file, at, entry(slot), "a frame number below the index size "
+                    + h.indexAllocated + " (gsd's sanity bound)", Long.toUnsignedString(frame));
         }
         if (frame < lastFrame) {
-            throw new ContainerFormatException(file, at, entry(slot) + ": frame numbers that never decrease, found frame "
-                    + frame + " after frame " + lastFrame);
+            throw new ContainerFormatException(file, at, entry(slot), "frame numbers that never decrease",
+                    "frame " + frame + " after frame " + lastFrame);
         }
         if (m <= 0) {
-            throw new ContainerFormatException(file, at + 24, entry(slot) + ": M >= 1, found " + Integer.toUnsignedString(m));
+            throw new ContainerFormatException(file, at + 24, entry(slot), "M >= 1", Integer.toUnsignedString(m));
         }
         long rowBytes = (long) m * size;
         if (loc < 0 || n < 0 || loc > fileSize || n > (fileSize - loc) / rowBytes) {
             throw new ContainerFormatException(file, at + 16, entry(slot) + " (frame " + frame + ", "
-                    + new String(names[id], StandardCharsets.UTF_8) + "): data of N=" + Long.toUnsignedString(n)
-                    + " x M=" + m + " x " + size + " bytes at byte " + Long.toUnsignedString(loc)
-                    + " inside the file of " + fileSize + " bytes");
+                    + new String(names[id], StandardCharsets.UTF_8) + ")", "data inside the file of " + fileSize + " bytes",
+                    "N=" + Long.toUnsignedString(n) + " x M=" + m + " x " + size + " bytes at byte "
+                    + Long.toUnsignedString(loc));
         }
     }
 

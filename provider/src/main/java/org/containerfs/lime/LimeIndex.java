@@ -371,19 +371,20 @@ final class LimeIndex {
                         : String.format("wrong magic number 0x%08x at byte %d (expected 0x456789ab): %d bytes after the last record are not records",
                                 magic, pos, tailBytes);
                 if (strict && !tailIsUncommitted) {
-                    throw new ContainerFormatException(file, pos, "a LIME header with magic 0x456789ab, found 0x"
-                            + Integer.toHexString(magic));
+                    throw new ContainerFormatException(file, pos, "record " + (records + 1),
+                            "a LIME header with magic 0x456789ab", String.format("0x%08x", magic));
                 }
                 break;
             }
             int version = window.getShort(at + 4) & 0xFFFF;
             if (version != 1) {
-                throw new UnsupportedVersionException(file, pos + 4, "LIME version 1 in the record header, found " + version);
+                throw new UnsupportedVersionException(file, pos + 4, "record " + (records + 1),
+                        "LIME version 1 in the record header", "version " + version);
             }
             long length = window.getLong(at + 8);
             if (length < 0) {
-                throw new ContainerFormatException(file, pos + 8, "a data length below 2^63, found "
-                        + Long.toUnsignedString(length));
+                throw new ContainerFormatException(file, pos + 8, "record " + (records + 1),
+                        "a data length below 2^63", Long.toUnsignedString(length));
             }
             int typeId = knownType(window, at);
             if (typeId < 0) {
@@ -395,8 +396,9 @@ final class LimeIndex {
                 damage = "record " + records + " at byte " + pos + " declares " + length + " bytes but the file ends at byte "
                         + size + " (truncated payload)";
                 if (strict) {
-                    throw new ContainerFormatException(file, pos + 8, "a payload of " + length
-                            + " bytes within the file, which ends at byte " + size);
+                    throw new ContainerFormatException(file, pos + 8, "record " + records,
+                            "a payload of " + length + " bytes from byte " + (pos + LimeHeader.SIZE),
+                            "the file ends at byte " + size);
                 }
                 nextHeader = dataEnd < 0 ? Long.MAX_VALUE : dataEnd + LimeHeader.padding(length);
                 return;
@@ -407,7 +409,7 @@ final class LimeIndex {
         }
         nextHeader = pos; // a damaged tail is looked at again by the next scan
         if (strict && damage != null && !tailIsUncommitted) {
-            throw new ContainerFormatException(file, pos, damage);
+            throw new ContainerFormatException(file, pos, null, "complete LIME records up to the end of the file", damage);
         }
     }
 
@@ -545,13 +547,14 @@ final class LimeIndex {
     boolean importSnapshot(ByteBuffer snapshot, long covered, boolean strict) throws ContainerFormatException {
         IndexSnapshotInput in = new IndexSnapshotInput(snapshot, file);
         if (in.readByte() != SNAPSHOT_VERSION) {
-            throw in.inconsistent("LIME snapshot version " + SNAPSHOT_VERSION);
+            throw in.inconsistent("LIME snapshot version " + SNAPSHOT_VERSION, "another");
         }
         int typeCount = in.readCount(1, Integer.MAX_VALUE, "type count");
         for (int i = 0; i < typeCount; i++) {
             byte[] t = in.readBytes(LimeHeader.TYPE_FIELD, "type");
             if (typeIdByKey.containsKey(new String(t, java.nio.charset.StandardCharsets.ISO_8859_1))) {
-                throw in.inconsistent("distinct record types");
+                throw in.inconsistent("distinct record types", "type \""
+                        + new String(t, java.nio.charset.StandardCharsets.ISO_8859_1) + "\" twice");
             }
             typeId(t);
         }
@@ -564,7 +567,8 @@ final class LimeIndex {
         long pos = 0;
         for (int r = 0; r < count; r++) {
             if (pos > covered - LimeHeader.SIZE) {
-                throw in.inconsistent("record " + (r + 1) + " within the " + covered + " bytes the snapshot covers");
+                throw in.inconsistent("record " + (r + 1) + " within the " + covered + " bytes the snapshot covers",
+                        "it starts at byte " + pos);
             }
             long length = in.readVarLong();
             byte flag = (byte) in.readByte();
@@ -577,7 +581,8 @@ final class LimeIndex {
                 pos = dataEnd + LimeHeader.padding(length);
             }
             if (pos > covered && r + 1 < count) {
-                throw in.inconsistent("a truncated payload only in the last record");
+                throw in.inconsistent("a truncated payload only in the last record",
+                        "record " + (r + 1) + " of " + count + " ends at byte " + pos);
             }
         }
         nextHeader = pos;
@@ -590,7 +595,8 @@ final class LimeIndex {
         boolean consistent = damage == null ? tailBytes == 0 && nextHeader >= covered && nextHeader - covered < 8
                 : tailBytes > 0 ? nextHeader + tailBytes == covered : nextHeader > covered;
         if (!consistent) {
-            throw in.inconsistent("records and tail that end exactly at the " + covered + " bytes the snapshot covers");
+            throw in.inconsistent("records and tail that end exactly at the " + covered + " bytes the snapshot covers",
+                    "records up to byte " + nextHeader + " and " + tailBytes + " tail bytes");
         }
         return !(strict && damage != null && !tailIsUncommitted);
     }

@@ -151,9 +151,8 @@ final class LimeWriter implements ContainerWriter {
         long size = channel.size();
         if (index.damage() != null) {
             if (!index.tailIsUncommitted()) {
-                throw new ContainerFormatException(file, Math.min(next, size),
-                        "a container that ends with complete records before appending, but " + index.damage()
-                                + "; refusing to append after damage");
+                throw new ContainerFormatException(file, Math.min(next, size), "refusing to append after damage",
+                        "a container that ends with complete records before appending", index.damage());
             }
             // A torn append (ours: a zero header; or a partial header): nothing a reader could use.
             channel.truncate(next);

@@ -115,9 +115,9 @@ final class DecodedContent implements Content {
         private int prefixLen;
         private byte[] discard;
 
-        ContainerFormatException error(String rule) {
+        ContainerFormatException error(String expected, String found) {
             return new ContainerFormatException(channel.name(), textOffset + Math.min(textPos, textLength),
-                    label + ": " + rule);
+                    label, expected, found);
         }
 
         void skipTo(long position) throws IOException {
@@ -136,8 +136,8 @@ final class DecodedContent implements Content {
             while (dst.hasRemaining()) {
                 if (inflater.needsInput()) {
                     if (!feed()) {
-                        throw new TruncatedDataException(channel.name(), textOffset + textLength, label
-                                + ": a zlib stream of " + size + " bytes, but the encoded text ends after " + produced);
+                        throw new TruncatedDataException(channel.name(), textOffset + textLength, label,
+                                "a zlib stream of " + size + " bytes", "the encoded text ends after " + produced);
                     }
                 }
                 int n;
@@ -150,10 +150,11 @@ final class DecodedContent implements Content {
                 produced += n;
                 if (n == 0) {
                     if (inflater.finished()) {
-                        throw error("a zlib stream of " + size + " bytes (the stored uncompressed size), but it ends after " + produced);
+                        throw error("a zlib stream of " + size + " bytes (the stored uncompressed size)",
+                                "one that ends after " + produced);
                     }
                     if (inflater.needsDictionary()) {
-                        throw error("a zlib stream without a preset dictionary");
+                        throw error("a zlib stream without a preset dictionary", "one that needs a dictionary");
                     }
                 }
             }
@@ -165,8 +166,9 @@ final class DecodedContent implements Content {
             byte[] one = new byte[1];
             while (!inflater.finished()) {
                 if (inflater.needsInput() && !feed()) {
-                    throw new TruncatedDataException(channel.name(), textOffset + textLength, label
-                            + ": the end of the zlib stream and its Adler-32 after " + size + " bytes, but the encoded text ends first");
+                    throw new TruncatedDataException(channel.name(), textOffset + textLength, label,
+                            "the end of the zlib stream and its Adler-32 after " + size + " bytes",
+                            "the encoded text ends first");
                 }
                 int n;
                 try {
@@ -175,27 +177,27 @@ final class DecodedContent implements Content {
                     throw inflateError(e);
                 }
                 if (n > 0) {
-                    throw error("a zlib stream of " + size + " bytes (the stored uncompressed size), but it holds more");
+                    throw error("a zlib stream of " + size + " bytes (the stored uncompressed size)", "one that holds more");
                 }
                 if (n == 0 && inflater.needsDictionary()) {
-                    throw error("a zlib stream without a preset dictionary");
+                    throw error("a zlib stream without a preset dictionary", "one that needs a dictionary");
                 }
             }
             if (prefixLen < 9) {
-                throw error("the 9-byte prefix (size, 'z') before the zlib stream");
+                throw error("the 9-byte prefix (size, 'z') before the zlib stream", "only " + prefixLen + " bytes");
             }
             if (inflater.getRemaining() > 0 || decodeMore() > 0) {
-                throw error("nothing after the zlib stream's Adler-32 trailer");
+                throw error("nothing after the zlib stream's Adler-32 trailer", "more bytes");
             }
         }
 
         private ContainerFormatException inflateError(DataFormatException e) {
             String m = String.valueOf(e.getMessage());
             if (m.contains("incorrect data check")) {
-                return new ChecksumMismatchException(channel.name(), textOffset + textLength,
-                        label + ": the zlib stream's Adler-32 to match the decoded bytes (" + m + ")");
+                return new ChecksumMismatchException(channel.name(), textOffset + textLength, label,
+                        "the zlib stream's stored Adler-32 of the decoded bytes", "another value (" + m + ")");
             }
-            return error("a valid zlib (RFC 1950) stream (" + m + ")");
+            return error("a valid zlib (RFC 1950) stream", "invalid data (" + m + ")");
         }
 
         /** Gives the inflater more input; false at the end of the text. */
@@ -228,12 +230,11 @@ final class DecodedContent implements Content {
                 stored = (stored << 8) | (prefix[i] & 0xFF);
             }
             if (stored != size) {
-                throw error("the stored uncompressed size " + size + " (from the section's U entry), found "
-                        + Long.toUnsignedString(stored));
+                throw error("the stored uncompressed size " + size + " (from the section's U entry)",
+                        Long.toUnsignedString(stored));
             }
             if (prefix[8] != 'z') {
-                throw error("the format byte 'z' after the uncompressed size, found 0x"
-                        + Integer.toHexString(prefix[8] & 0xFF));
+                throw error("the format byte 'z' after the uncompressed size", "0x" + Integer.toHexString(prefix[8] & 0xFF));
             }
         }
 
@@ -244,7 +245,7 @@ final class DecodedContent implements Content {
                 if (rawIdx == rawLen) {
                     if (textPos == textLength) {
                         if (lineLen != 0) {
-                            throw error("the encoded text to end with a line break");
+                            throw error("the encoded text to end with a line break", lineLen + " characters after the last one");
                         }
                         return decLen > 0 ? decLen : -1;
                     }
@@ -252,8 +253,9 @@ final class DecodedContent implements Content {
                     ByteBuffer bb = ByteBuffer.wrap(raw, 0, want);
                     int got = channel.readUpTo(bb, textOffset + textPos);
                     if (got < want) {
-                        throw new TruncatedDataException(channel.name(), textOffset + textPos + got, label
-                                + ": encoded text up to byte " + (textOffset + textLength) + ", but the file ends first");
+                        throw new TruncatedDataException(channel.name(), textOffset + textPos + got, label,
+                                "encoded text up to byte " + (textOffset + textLength),
+                                "the file ends at byte " + (textOffset + textPos + got));
                     }
                     rawLen = got;
                     rawIdx = 0;
@@ -265,7 +267,8 @@ final class DecodedContent implements Content {
                         endLine();
                     } else {
                         if (lineLen == line.length) {
-                            throw error("lines of at most 76 base64 characters, each followed by a line break");
+                            throw error("lines of at most 76 base64 characters, each followed by a line break",
+                                    "a line of more than " + line.length + " characters");
                         }
                         line[lineLen++] = c;
                     }
@@ -280,21 +283,22 @@ final class DecodedContent implements Content {
             if (n % 4 == 1) {
                 byte br = line[n - 1];
                 if (!lenient && br != '=' && br != '\r') {
-                    throw error("a line break \"=\\n\", \"\\r\\n\" or \"\\n\" after each line, found 0x"
-                            + Integer.toHexString(br & 0xFF) + " before LF");
+                    throw error("a line break \"=\\n\", \"\\r\\n\" or \"\\n\" after each line",
+                            "0x" + Integer.toHexString(br & 0xFF) + " before LF");
                 }
                 n--;
             } else if (n % 4 != 0) {
-                throw error("lines of whole base64 quadruples (a multiple of 4 characters), found " + n);
+                throw error("lines of whole base64 quadruples (a multiple of 4 characters)", "a line of " + n);
             }
             if (n == 0) {
-                throw error("a line of base64 characters before each line break");
+                throw error("a line of base64 characters before each line break", "an empty line");
             }
             if (n > LINE) {
-                throw error("lines of at most 76 base64 characters, found " + n);
+                throw error("lines of at most 76 base64 characters", "a line of " + n);
             }
             if (sawShortLine || sawPadding) {
-                throw error("only the last line shorter than 76 characters or holding '=' padding");
+                throw error("only the last line shorter than 76 characters or holding '=' padding",
+                        "another line after " + (sawPadding ? "a padded one" : "a short one"));
             }
             if (n < LINE) {
                 sawShortLine = true;
@@ -305,7 +309,7 @@ final class DecodedContent implements Content {
                 int c = line[q + 2] == '=' ? -2 : value(line[q + 2]);
                 int d = line[q + 3] == '=' ? -2 : value(line[q + 3]);
                 if (a < 0 || b < 0 || c == -1 || d == -1 || (c == -2 && d != -2) || ((c == -2 || d == -2) && q + 4 != n)) {
-                    throw error("base64 characters (A-Z a-z 0-9 + /, '=' only at the end), found \""
+                    throw error("base64 characters (A-Z a-z 0-9 + /, '=' only at the end)", "\""
                             + new String(line, q, 4, java.nio.charset.StandardCharsets.ISO_8859_1) + "\"");
                 }
                 dec[decLen++] = (byte) ((a << 2) | (b >> 4));

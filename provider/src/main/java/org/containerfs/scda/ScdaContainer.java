@@ -191,16 +191,16 @@ final class ScdaContainer implements Container {
             }
             long n = index.count(l);
             if (n > Integer.MAX_VALUE) {
-                throw new ContainerFormatException(source.name(), index.rawOffset(index.dataRaw(l)),
-                        label(l) + ": at most 2^31-1 elements to list, found " + n);
+                throw new ContainerFormatException(source.name(), index.rawOffset(index.dataRaw(l)), label(l),
+                        "at most 2^31-1 elements to list", n + " elements");
             }
             // Every other node of a tree takes bytes of the file; elements of 0 bytes take none, so a
             // tiny file could declare billions of them for a listing to hold.
             long size = source.channel().size();
             if (n > size) {
                 throw new ContainerFormatException(source.name(), index.rawOffset(index.dataRaw(l)) + ScdaSyntax.COMMON_HEADER,
-                        label(l) + ": at most one element per byte of the file (" + size + ") to list, found " + n
-                        + " elements of 0 bytes");
+                        label(l), "at most one element per byte of the file (" + size + ") to list",
+                        n + " elements of 0 bytes");
             }
             return DirectoryNode.indexed((int) n, i -> new Element(Section.this, i));
         }

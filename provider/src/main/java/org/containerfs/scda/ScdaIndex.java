@@ -209,9 +209,9 @@ final class ScdaIndex {
                     // Not a torn append of ours (our commit point is the pair's first byte), so this is
                     // reported as damage that an append does not silently remove: the lone section may be
                     // another writer's committed raw section (open with decode=false to see it).
-                    throw new ContainerFormatException(file, a.end, section(logicals) + ": the second raw section of the "
+                    throw new ContainerFormatException(file, a.end, section(logicals), "the second raw section of the "
                             + "compressed pair announced by " + (char) a.type + " section \""
-                            + new String(a.user, StandardCharsets.US_ASCII) + "\", but the file ends at byte " + size);
+                            + new String(a.user, StandardCharsets.US_ASCII) + "\"", "the file ends at byte " + size);
                 }
                 Raw b = parseRaw(reader, a.end, logicals, "second raw section of a compressed pair");
                 long u = checkPair(reader, a, b, magic);
@@ -225,7 +225,8 @@ final class ScdaIndex {
                 break;
             } catch (EOFException e) {
                 // the file shrank while we read it
-                damage = new TruncatedDataException(file, pos, section(logicals) + ": " + e.getMessage());
+                damage = new TruncatedDataException(file, pos, section(logicals), "the whole section",
+                        "the file ends while it is read (" + e.getMessage() + ")");
                 tornTail = true;
                 break;
             }
@@ -244,37 +245,37 @@ final class ScdaIndex {
         for (int i = 0; i < m; i++) {
             if (h[i] != ScdaSyntax.MAGIC[i]) {
                 if (m == 7 && i >= 5 && startsWith(h, "scdat") && isHex(h[5]) && isHex(h[6]) && h[5] >= 'a') {
-                    throw new UnsupportedVersionException(file, 5, "file header F: the magic \"scdata0\" (scda format version 0xa0, "
-                            + "the only one libsc and this reader know), found \"" + new String(h, 0, 7, StandardCharsets.US_ASCII)
-                            + "\" (version 0x" + (char) h[5] + (char) h[6] + ")");
+                    throw new UnsupportedVersionException(file, 5, "file header F", "the magic \"scdata0\" (scda format "
+                            + "version 0xa0, the only one libsc and this reader know)", "\""
+                            + new String(h, 0, 7, StandardCharsets.US_ASCII) + "\" (version 0x" + (char) h[5] + (char) h[6] + ")");
                 }
-                throw new ContainerFormatException(file, i, "file header F: the magic \"scdata0\", found " + ScdaSyntax.show(h, 0, m));
+                throw new ContainerFormatException(file, i, "file header F", "the magic \"scdata0\"", ScdaSyntax.show(h, 0, m));
             }
         }
         if (got < ScdaSyntax.FILE_HEADER) {
-            throw new TruncatedDataException(file, got, "file header F: 128 bytes, but the file has only " + got);
+            throw new TruncatedDataException(file, got, "file header F", "128 bytes", "the file ends at byte " + got);
         }
         if (h[7] != ' ') {
-            throw new ContainerFormatException(file, 7, "file header F: a space after the magic, found " + ScdaSyntax.show(h, 7, 1));
+            throw new ContainerFormatException(file, 7, "file header F", "a space after the magic", ScdaSyntax.show(h, 7, 1));
         }
         int vl = ScdaSyntax.fixedRawLength(h, 8, ScdaSyntax.VENDOR_FIELD, lenient);
         if (vl < 0) {
-            throw new ContainerFormatException(file, 8, "file header F: vendor string field: "
-                    + ScdaSyntax.fixedRule(vl, ScdaSyntax.VENDOR_FIELD, lenient));
+            throw new ContainerFormatException(file, 8, "file header F: vendor string field",
+                    ScdaSyntax.fixedRule(vl, ScdaSyntax.VENDOR_FIELD, lenient), ScdaSyntax.show(h, 8, ScdaSyntax.VENDOR_FIELD));
         }
         int vmax = lenient ? ScdaSyntax.MAX_VENDOR_LENIENT : ScdaSyntax.MAX_VENDOR;
         if (vl > vmax) {
-            throw new ContainerFormatException(file, 8, "file header F: a vendor string of at most " + vmax
-                    + " bytes, found " + vl + (lenient ? "" : " (env lenient=true accepts up to 22, as libsc does)"));
+            throw new ContainerFormatException(file, 8, "file header F", "a vendor string of at most " + vmax
+                    + " bytes" + (lenient ? "" : " (env lenient=true accepts up to 22, as libsc does)"), vl + " bytes");
         }
         vendor = Arrays.copyOfRange(h, 8, 8 + vl);
         if (h[32] != 'F' || h[33] != ' ') {
-            throw new ContainerFormatException(file, 32, "file header F: \"F \" at byte 32, found " + ScdaSyntax.show(h, 32, 2));
+            throw new ContainerFormatException(file, 32, "file header F", "\"F \" at byte 32", ScdaSyntax.show(h, 32, 2));
         }
         userString = parseUser(h, 34, 34, "file header F");
         String rule = ScdaSyntax.checkPadding(h, 96, 32, 0, -1, lenient);
         if (rule != null) {
-            throw new ContainerFormatException(file, 96, "file header F: " + rule);
+            throw new ContainerFormatException(file, 96, "file header F", rule, ScdaSyntax.show(h, 96, 32));
         }
     }
 
@@ -294,13 +295,13 @@ final class ScdaIndex {
     private byte[] parseUser(byte[] b, int at, long fileOffset, String where) throws ContainerFormatException {
         int len = ScdaSyntax.fixedRawLength(b, at, ScdaSyntax.USER_FIELD, lenient);
         if (len < 0) {
-            throw new ContainerFormatException(file, fileOffset, where + ": user string field: "
-                    + ScdaSyntax.fixedRule(len, ScdaSyntax.USER_FIELD, lenient));
+            throw new ContainerFormatException(file, fileOffset, where + ": user string field",
+                    ScdaSyntax.fixedRule(len, ScdaSyntax.USER_FIELD, lenient), ScdaSyntax.show(b, at, ScdaSyntax.USER_FIELD));
         }
         int max = lenient ? ScdaSyntax.MAX_USER_LENIENT : ScdaSyntax.MAX_USER;
         if (len > max) {
-            throw new ContainerFormatException(file, fileOffset, where + ": a user string of at most " + max
-                    + " bytes, found " + len + (lenient ? "" : " (env lenient=true accepts 59 behind one dash, as libsc does)"));
+            throw new ContainerFormatException(file, fileOffset, where, "a user string of at most " + max + " bytes"
+                    + (lenient ? "" : " (env lenient=true accepts 59 behind one dash, as libsc does)"), len + " bytes");
         }
         return Arrays.copyOfRange(b, at, at + len);
     }
@@ -321,25 +322,25 @@ final class ScdaIndex {
         if (size - pos < ScdaSyntax.COMMON_HEADER) {
             byte first = reader.buffer()[reader.at(pos, 1)];
             if (first == UNCOMMITTED) {
-                throw new UncommittedSectionException(file, pos, where + ": a committed section, found "
-                        + (size - pos) + " bytes of an uncommitted append (type byte '?' of a header a writer did not finish)");
+                throw new UncommittedSectionException(file, pos, where, "a committed section",
+                        (size - pos) + " bytes of an uncommitted append (type byte '?' of a header a writer did not finish)");
             }
-            throw new TruncatedDataException(file, pos, where + ": a 64-byte section header, but only " + (size - pos)
-                    + " bytes remain before the end of the file");
+            throw new TruncatedDataException(file, pos, where, "a 64-byte section header",
+                    "the file ends at byte " + size);
         }
         int i = reader.at(pos, ScdaSyntax.COMMON_HEADER);
         byte[] b = reader.buffer();
         byte t = b[i];
         if (t == UNCOMMITTED && b[i + 1] == ' ') {
-            throw new UncommittedSectionException(file, pos, where + ": a committed section, found an uncommitted append "
+            throw new UncommittedSectionException(file, pos, where, "a committed section", "an uncommitted append "
                     + "(type byte '?': a writer stopped before its commit point; the next append removes it)");
         }
         if (t != 'I' && t != 'B' && t != 'A' && t != 'V') {
-            throw new ContainerFormatException(file, pos, where + ": a section type I, B, A or V, found " + ScdaSyntax.show(b, i, 1));
+            throw new ContainerFormatException(file, pos, where, "a section type I, B, A or V", ScdaSyntax.show(b, i, 1));
         }
         if (b[i + 1] != ' ') {
-            throw new ContainerFormatException(file, pos + 1, where + ": a space after the section type, found "
-                    + ScdaSyntax.show(b, i + 1, 1));
+            throw new ContainerFormatException(file, pos + 1, where, "a space after the section type",
+                    ScdaSyntax.show(b, i + 1, 1));
         }
         Raw r = new Raw();
         r.offset = pos;
@@ -351,8 +352,8 @@ final class ScdaIndex {
         switch (t) {
             case 'I' -> {
                 if (size - pos < ScdaSyntax.COMMON_HEADER + ScdaSyntax.INLINE_DATA) {
-                    throw new TruncatedDataException(file, pos + 64, where + ": 32 bytes of inline data from byte "
-                            + (pos + 64) + ", but the file ends at byte " + size);
+                    throw new TruncatedDataException(file, pos + 64, where, "32 bytes of inline data from byte "
+                            + (pos + 64), "the file ends at byte " + size);
                 }
                 r.e = ScdaSyntax.INLINE_DATA;
                 r.end = pos + 96;
@@ -368,8 +369,8 @@ final class ScdaIndex {
                 r.e = entry(reader, pos + 96, 'E', where, "the element size");
                 data = pos + 128;
                 if (r.e != 0 && r.n > (size - data) / r.e) {
-                    throw new TruncatedDataException(file, data, where + ": " + r.n + " elements of " + r.e + " bytes from byte "
-                            + data + ", but the file ends at byte " + size);
+                    throw new TruncatedDataException(file, data, where, r.n + " elements of " + r.e + " bytes from byte "
+                            + data, "the file ends at byte " + size);
                 }
                 dataLength = r.n * r.e;
             }
@@ -382,8 +383,9 @@ final class ScdaIndex {
                     long ek = entry(reader, entries + ScdaSyntax.ENTRY * k, 'E', where, "the size of element " + k);
                     s += ek;
                     if (ek > size || s > size) {
-                        throw new TruncatedDataException(file, entries + ScdaSyntax.ENTRY * k, where + ": element sizes up to element "
-                                + k + " add up to more than the file's " + size + " bytes");
+                        throw new TruncatedDataException(file, entries + ScdaSyntax.ENTRY * k, where, "element sizes that fit in "
+                                + "the file's " + size + " bytes", "sizes up to element " + k + " that add up to "
+                                + Long.toUnsignedString(s));
                     }
                 }
                 r.e = s;
@@ -399,26 +401,26 @@ final class ScdaIndex {
     private long entry(HeaderReader reader, long at, char ident, String where, String what) throws IOException {
         long size = reader.size();
         if (size - at < ScdaSyntax.ENTRY) {
-            throw new TruncatedDataException(file, at, where + ": the 32-byte count entry '" + ident + "' (" + what
-                    + "), but the file ends at byte " + size);
+            throw new TruncatedDataException(file, at, where, "the 32-byte count entry '" + ident + "' (" + what + ")",
+                    "the file ends at byte " + size);
         }
         int j = reader.at(at, ScdaSyntax.ENTRY);
         byte[] b = reader.buffer();
         if (b[j] != ident || b[j + 1] != ' ') {
-            throw new ContainerFormatException(file, at, where + ": the count entry \"" + ident + " \" (" + what + "), found "
-                    + ScdaSyntax.show(b, j, 2));
+            throw new ContainerFormatException(file, at, where, "the count entry \"" + ident + " \" (" + what + ")",
+                    ScdaSyntax.show(b, j, 2));
         }
         int len = ScdaSyntax.fixedRawLength(b, j + 2, ScdaSyntax.COUNT_FIELD, lenient);
         if (len < 0) {
-            throw new ContainerFormatException(file, at + 2, where + ": count entry " + ident + ": "
-                    + ScdaSyntax.fixedRule(len, ScdaSyntax.COUNT_FIELD, lenient));
+            throw new ContainerFormatException(file, at + 2, where + ": count entry " + ident,
+                    ScdaSyntax.fixedRule(len, ScdaSyntax.COUNT_FIELD, lenient), ScdaSyntax.show(b, j + 2, ScdaSyntax.COUNT_FIELD));
         }
         long v;
         try {
             v = ScdaSyntax.parseCount(b, j + 2, len, lenient);
         } catch (NumberFormatException e) {
-            throw new ContainerFormatException(file, at + 2, where + ": count entry " + ident + " (" + what + "): "
-                    + e.getMessage() + ", found " + ScdaSyntax.show(b, j + 2, len));
+            throw new ContainerFormatException(file, at + 2, where + ": count entry " + ident + " (" + what + ")",
+                    e.getMessage(), ScdaSyntax.show(b, j + 2, len));
         }
         return v < 0 ? Long.MAX_VALUE : v;
     }
@@ -427,14 +429,14 @@ final class ScdaIndex {
     private long checkData(HeaderReader reader, String where, long data, long length) throws IOException {
         long size = reader.size();
         if (length > size - data) {
-            throw new TruncatedDataException(file, size, where + ": " + length + " data bytes from byte " + data
-                    + ", but the file ends at byte " + size);
+            throw new TruncatedDataException(file, size, where, length + " data bytes from byte " + data,
+                    "the file ends at byte " + size);
         }
         int p = ScdaSyntax.padLength(length);
         long padAt = data + length;
         if (p > size - padAt) {
-            throw new TruncatedDataException(file, size, where + ": " + p + " bytes of data padding from byte " + padAt
-                    + ", but the file ends at byte " + size);
+            throw new TruncatedDataException(file, size, where, p + " bytes of data padding from byte " + padAt,
+                    "the file ends at byte " + size);
         }
         int lead = length > 0 ? 1 : 0;
         int k = reader.at(padAt - lead, p + lead);
@@ -442,7 +444,7 @@ final class ScdaIndex {
         int last = length > 0 ? b[k] & 0xFF : -1;
         String rule = ScdaSyntax.checkPadding(b, k + lead, p, length, last, lenient);
         if (rule != null) {
-            throw new ContainerFormatException(file, padAt, where + ": " + rule);
+            throw new ContainerFormatException(file, padAt, where, rule, ScdaSyntax.show(b, k + lead, p));
         }
         return padAt + p;
     }
@@ -466,16 +468,17 @@ final class ScdaIndex {
         String where = section(logicals) + " (compressed " + (char) kind + ")";
         char want = kind == 'B' ? 'B' : 'V';
         if (b.type != want) {
-            throw new ContainerFormatException(file, b.offset, where + ": a " + want + " section after the \""
-                    + new String(a.user, StandardCharsets.US_ASCII) + "\" section, found type " + (char) b.type);
+            throw new ContainerFormatException(file, b.offset, where, "a " + want + " section after the \""
+                    + new String(a.user, StandardCharsets.US_ASCII) + "\" section", "type " + (char) b.type);
         }
         if (kind == 'V') {
             if (a.e != ScdaSyntax.ENTRY) {
-                throw new ContainerFormatException(file, a.offset + 96, where + ": U entries of 32 bytes (E = 32) in the \"V compressed scda 00\" array, found E = " + a.e);
+                throw new ContainerFormatException(file, a.offset + 96, where,
+                        "U entries of 32 bytes (E = 32) in the \"V compressed scda 00\" array", "E = " + a.e);
             }
             if (a.n != b.n) {
-                throw new ContainerFormatException(file, b.offset + 64, where + ": the V section's element count equal to the "
-                        + a.n + " U entries before it, found N = " + b.n);
+                throw new ContainerFormatException(file, b.offset + 64, where, "the V section's element count equal to the "
+                        + a.n + " U entries before it", "N = " + b.n);
             }
             return -1;
         }
@@ -562,7 +565,8 @@ final class ScdaIndex {
 
     private long[] readEntries(ContainerChannel channel, long from, long n, char ident) throws IOException {
         if (n > Integer.MAX_VALUE - 8) {
-            throw new ContainerFormatException(file, from, "at most 2^31 elements in one array section for element access, found " + n);
+            throw new ContainerFormatException(file, from, null, "at most 2^31 elements in one array section for element access",
+                    n + " elements");
         }
         long[] out = new long[(int) n];
         HeaderReader reader = new HeaderReader(channel, channel.size());

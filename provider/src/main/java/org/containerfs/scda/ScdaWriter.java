@@ -266,16 +266,16 @@ final class ScdaWriter implements ContainerWriter {
         long next = index.next();
         if (damage != null) {
             if (!index.tornTail()) {
-                throw new ContainerFormatException(file, damage.offset(), "a file that ends on a section boundary before "
-                        + "appending, but: " + damage.getMessage() + "; refusing to append after damage");
+                throw new ContainerFormatException(file, damage.offset(), "refusing to append after damage",
+                        "a file that ends on a section boundary before appending", damage.getMessage());
             }
             // A truncated last section or our '?' placeholder: nothing in it was committed.
             channel.truncate(next);
             index.scan(channel);
         }
         if (channel.size() != next) {
-            throw new ContainerFormatException(file, next, "the file to end on the section boundary at byte " + next
-                    + ", but it has " + channel.size() + " bytes");
+            throw new ContainerFormatException(file, next, null, "the file to end on the section boundary at byte " + next,
+                    "a file of " + channel.size() + " bytes");
         }
         return next;
     }

@@ -8,7 +8,7 @@ import org.containerfs.spi.ContainerFormatException;
  * truncates it away.
  */
 final class UncommittedSectionException extends ContainerFormatException {
-    UncommittedSectionException(String file, long offset, String expected) {
-        super(file, offset, expected);
+    UncommittedSectionException(String file, long offset, String context, String expected, String found) {
+        super(file, offset, context, expected, found);
     }
 }

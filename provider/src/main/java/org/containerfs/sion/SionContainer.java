@@ -75,9 +75,9 @@ final class SionContainer implements Container {
                     int f = first.mapping[2 * g];
                     int local = first.mapping[2 * g + 1];
                     if (f < 0 || f >= files.size() || local < 0 || local >= files.get(f).ntasks) {
-                        throw new ContainerFormatException(source.name(), first.mappingOffset + 8L * g,
-                                "a mapping entry (file number < " + files.size() + ", local rank within that file) "
-                                        + "for task " + g + ", found (" + f + ", " + local + ")");
+                        throw new ContainerFormatException(source.name(), first.mappingOffset + 8L * g, "task " + g,
+                                "a mapping entry (file number < " + files.size() + ", local rank within that file)",
+                                "(" + f + ", " + local + ")");
                     }
                     fileOf[g] = f;
                     localOf[g] = local;

@@ -176,26 +176,28 @@ final class SionFile {
         long size = channel.size();
         b.fileSize = size;
         if (size == 0) {
-            throw new ContainerFormatException(name, 0, "a SION file, but the file is empty (a create=true "
+            throw new ContainerFormatException(name, 0, null, "a SION file", "an empty file (a create=true "
                     + "writer that was killed before close leaves such an empty placeholder)");
         }
         ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, 52));
         channel.readUpTo(head, 0);
         head.flip();
         if (head.remaining() < 4 || !startsWithMagic(head)) {
-            throw new ContainerFormatException(name, 0, "the magic \"sion\"");
+            throw new ContainerFormatException(name, 0, null, "the magic \"sion\"", head.remaining() < 4
+                    ? "a file of " + size + " bytes" : String.format("%02x %02x %02x %02x",
+                            head.get(0) & 0xFF, head.get(1) & 0xFF, head.get(2) & 0xFF, head.get(3) & 0xFF));
         }
         if (head.remaining() < 32) {
-            throw new TruncatedDataException(name, size, "a SION header of at least 32 bytes, but the file has "
-                    + size + " bytes");
+            throw new TruncatedDataException(name, size, null, "a SION header of at least 32 bytes",
+                    "the file ends at byte " + size);
         }
         int e0 = head.get(4) & 0xFF;
         int e1 = head.get(5) & 0xFF;
         int e2 = head.get(6) & 0xFF;
         int e3 = head.get(7) & 0xFF;
         if (e0 > 1 || e0 != e3 || e1 > 1 || e1 != e2) {
-            throw new ContainerFormatException(name, 4, String.format("an endianness word of the form "
-                    + "m u u m with m, u in {0,1}, found %02x %02x %02x %02x", e0, e1, e2, e3));
+            throw new ContainerFormatException(name, 4, "header", "an endianness word of the form "
+                    + "m u u m with m, u in {0,1}", String.format("%02x %02x %02x %02x", e0, e1, e2, e3));
         }
         b.metadataBigEndian = e0 == 1;
         b.userDataBigEndian = e1 == 1;
@@ -206,25 +208,27 @@ final class SionFile {
         b.ffv = head.getInt(16);
         if (b.ffv < 2 || b.ffv > CURRENT_FFV) {
             // SIONlib rejects versions below 2; no SIONlib release defines a version above 5.
-            throw new UnsupportedVersionException(name, 16, "SION file-format version 2 to " + CURRENT_FFV
-                    + ", found " + b.ffv);
+            throw new UnsupportedVersionException(name, 16, "header", "SION file-format version 2 to " + CURRENT_FFV,
+                    Integer.toString(b.ffv));
         }
         b.blockSize = head.getInt(20);
         if (b.blockSize <= 0) {
-            throw new ContainerFormatException(name, 20, "a positive file system block size, found " + b.blockSize);
+            throw new ContainerFormatException(name, 20, "header", "a positive file system block size",
+                    Integer.toString(b.blockSize));
         }
         b.ntasks = head.getInt(24);
         if (b.ntasks < 0) {
-            throw new ContainerFormatException(name, 24, "a task count >= 0, found " + b.ntasks);
+            throw new ContainerFormatException(name, 24, "header", "a task count >= 0", Integer.toString(b.ntasks));
         }
         b.nfiles = head.getInt(28);
         if (b.nfiles < 1) {
-            throw new ContainerFormatException(name, 28, "a file count >= 1, found " + b.nfiles);
+            throw new ContainerFormatException(name, 28, "header", "a file count >= 1", Integer.toString(b.nfiles));
         }
         int prefixAt;
         if (b.ffv >= 3) {
             if (head.remaining() < 52) {
-                throw new TruncatedDataException(name, size, "a SION header of 52 bytes before the prefix");
+                throw new TruncatedDataException(name, size, null, "a SION header of 52 bytes before the prefix",
+                        "the file ends at byte " + size);
             }
             b.fileNumber = head.getInt(32);
             b.flag1 = head.getLong(36);
@@ -242,9 +246,9 @@ final class SionFile {
         int n = b.ntasks;
         long meta1End = varStart + 16L * n + 12;
         if (meta1End > size) {
-            throw new TruncatedDataException(name, size, "META1 for " + n + " tasks (" + meta1End
-                    + " bytes: header, global ranks, chunk sizes, maxusedchunks, start_of_varheader), but the file has "
-                    + size + " bytes");
+            throw new TruncatedDataException(name, size, null, "META1 for " + n + " tasks (" + meta1End
+                    + " bytes: header, global ranks, chunk sizes, maxusedchunks, start_of_varheader)",
+                    "the file ends at byte " + size);
         }
         ByteBuffer prefixBuf = ByteBuffer.allocate(PREFIX_BYTES);
         channel.readFully(prefixBuf, prefixAt);
@@ -269,8 +273,8 @@ final class SionFile {
         for (int t = 0; t < n; t++) {
             long stored = b.storedChunkSizes[t];
             if (stored < 0) {
-                throw new ContainerFormatException(name, varStart + 8L * n + 8L * t, "a chunk size >= 0 for task "
-                        + t + ", found " + stored);
+                throw new ContainerFormatException(name, varStart + 8L * n + 8L * t, "task " + t, "a chunk size >= 0",
+                        Long.toString(stored));
             }
             long cap;
             try {
@@ -282,8 +286,8 @@ final class SionFile {
                 b.capStart[t] = skip;
                 skip = Math.addExact(skip, cap);
             } catch (ArithmeticException e) {
-                throw new ContainerFormatException(name, varStart + 8L * n + 8L * t,
-                        "chunk sizes whose sum fits in 64 bits");
+                throw new ContainerFormatException(name, varStart + 8L * n + 8L * t, "task " + t,
+                        "chunk sizes whose sum fits in 64 bits", "a sum past 2^63 with chunk size " + stored);
             }
         }
         b.globalSkip = skip;
@@ -292,27 +296,27 @@ final class SionFile {
         boolean meta2Missing = b.startOfVarheader == 0;
         if (!meta2Missing) {
             if (b.maxUsedChunks < 0 || (b.maxUsedChunks == 0 && n > 0)) {
-                throw new ContainerFormatException(name, m13At, "maxusedchunks >= 1, found " + b.maxUsedChunks);
+                throw new ContainerFormatException(name, m13At, "META1", "maxusedchunks >= 1", Long.toString(b.maxUsedChunks));
             }
             if (b.startOfVarheader < meta1End || b.startOfVarheader > size) {
                 if (b.startOfVarheader > size && recover) {
                     meta2Missing = true;
                 } else {
                     String expected = "start_of_varheader between the end of META1 (" + meta1End
-                            + ") and the end of the file (" + size + "), found " + b.startOfVarheader;
+                            + ") and the end of the file (" + size + ")";
                     if (b.startOfVarheader > size) {
-                        throw new TruncatedDataException(name, m13At + 4, expected
-                                + "; the file was cut short (env recover=true opens what is left)");
+                        throw new TruncatedDataException(name, m13At + 4, "META1", expected, b.startOfVarheader
+                                + ": the file was cut short (env recover=true opens what is left)");
                     }
-                    throw new ContainerFormatException(name, m13At + 4, expected);
+                    throw new ContainerFormatException(name, m13At + 4, "META1", expected, Long.toString(b.startOfVarheader));
                 }
             }
         }
         if (meta2Missing) {
             if (!recover) {
-                throw new ContainerFormatException(name, m13At + 4, "META2 is missing: start_of_varheader is 0, so "
-                        + "the writer never closed the file (killed?) and the used size of every chunk is lost "
-                        + "(SIONlib refuses such files too); env recover=true opens it read-only with chunk "
+                throw new ContainerFormatException(name, m13At + 4, "META1", "the start of META2 (start_of_varheader)",
+                        "0: META2 is missing, so the writer never closed the file (killed?) and the used size of every "
+                        + "chunk is lost (SIONlib refuses such files too); env recover=true opens it read-only with chunk "
                         + "positions from META1 and lengths clipped to the file");
             }
             b.recovered = true;
@@ -323,8 +327,8 @@ final class SionFile {
                 rows = Math.max(1, (size - formulaStart + skip - 1) / skip);
             }
             if (rows > MAX_RECOVERED_BLOCKS) {
-                throw new ContainerFormatException(name, m13At, "at most " + MAX_RECOVERED_BLOCKS + " block rows "
-                        + "to recover, but the file size and chunk sizes give " + rows);
+                throw new ContainerFormatException(name, m13At, "recover", "at most " + MAX_RECOVERED_BLOCKS
+                        + " block rows to recover", rows + " from the file size and chunk sizes");
             }
             b.recoveredBlocks = (int) rows;
             b.mappingSize = 0;
@@ -338,19 +342,19 @@ final class SionFile {
             meta2 = Math.addExact(8L * n, Math.multiplyExact(8L * n, (long) maxChunks));
             derivedStart = b.startOfVarheader - Math.multiplyExact((long) maxChunks, skip);
         } catch (ArithmeticException e) {
-            throw new ContainerFormatException(name, m13At, "maxusedchunks (" + maxChunks
-                    + ") times the chunk sizes to fit in the file");
+            throw new ContainerFormatException(name, m13At, "META1", "maxusedchunks times the sum of chunk sizes to fit "
+                    + "in 64 bits", maxChunks + " times " + skip);
         }
         if (meta2 > size - b.startOfVarheader) {
-            throw new TruncatedDataException(name, b.startOfVarheader, "META2 of " + meta2 + " bytes (" + n
-                    + " tasks, maxusedchunks " + maxChunks + "), but the file ends at byte " + size);
+            throw new TruncatedDataException(name, b.startOfVarheader, "META2", meta2 + " bytes (" + n
+                    + " tasks, maxusedchunks " + maxChunks + ")", "the file ends at byte " + size);
         }
         // start_of_data is not stored: derive it, and require it to lie behind META1 (a library built
         // with WFLARGEMETABLOCK puts it further back than the formula says).
         if (derivedStart < meta1End) {
-            throw new ContainerFormatException(name, m13At, "start_of_varheader (" + b.startOfVarheader
+            throw new ContainerFormatException(name, m13At, "META1", "start_of_varheader (" + b.startOfVarheader
                     + ") = start of data + maxusedchunks (" + maxChunks + ") * sum of chunk sizes (" + skip
-                    + ") with the data behind META1 (byte " + meta1End + "); that puts the data at " + derivedStart);
+                    + ") with the data behind META1 (byte " + meta1End + ")", "data at byte " + derivedStart);
         }
         b.startOfData = derivedStart;
 
@@ -359,8 +363,8 @@ final class SionFile {
         b.blockCount = new int[n];
         for (int t = 0; t < n; t++) {
             if (counts[t] < 0 || counts[t] > maxChunks) {
-                throw new ContainerFormatException(name, bcAt + 8L * t, "a block count of task " + t + " between 0 and "
-                        + "maxusedchunks (" + maxChunks + "), found " + counts[t]);
+                throw new ContainerFormatException(name, bcAt + 8L * t, "task " + t, "a block count between 0 and "
+                        + "maxusedchunks (" + maxChunks + ")", Long.toString(counts[t]));
             }
             b.blockCount[t] = (int) counts[t];
         }
@@ -373,8 +377,8 @@ final class SionFile {
                 }
                 long used = b.blockSizes[blk * n + t];
                 if (used < 0 || used > b.capacity[t]) {
-                    throw new ContainerFormatException(name, bsAt + 8L * (blk * (long) n + t), "used bytes of task "
-                            + t + " block " + blk + " between 0 and its capacity " + b.capacity[t] + ", found " + used);
+                    throw new ContainerFormatException(name, bsAt + 8L * (blk * (long) n + t), "task " + t + " block " + blk,
+                            "used bytes between 0 and its capacity " + b.capacity[t], Long.toString(used));
                 }
             }
         }
@@ -386,8 +390,8 @@ final class SionFile {
             channel.readFully(ms, mapAt);
             int mappingSize = ms.getInt(0);
             if (mappingSize < 0 || 8L * mappingSize > size - mapAt - 4) {
-                throw new TruncatedDataException(name, mapAt, "a mapping of mapping_size (int32) pairs within the "
-                        + "file's " + (size - mapAt - 4) + " remaining bytes, found mapping_size " + mappingSize);
+                throw new TruncatedDataException(name, mapAt, "mapping", "mapping_size (int32) pairs within the "
+                        + "file's " + (size - mapAt - 4) + " remaining bytes", "mapping_size " + mappingSize);
             }
             b.mappingSize = mappingSize;
             b.mappingOffset = mapAt + 4;
@@ -413,7 +417,8 @@ final class SionFile {
     /** {@code count} int64 at {@code pos}; the caller has checked that they lie inside the file. */
     static long[] readLongs(ContainerChannel channel, long pos, long count, ByteOrder order) throws IOException {
         if (count > Integer.MAX_VALUE - 8) {
-            throw new ContainerFormatException(channel.name(), pos, "an array of at most 2^31 entries, found " + count);
+            throw new ContainerFormatException(channel.name(), pos, null, "an array of at most 2^31 entries",
+                    count + " entries");
         }
         long[] out = new long[(int) count];
         ByteBuffer buf = ByteBuffer.allocate((int) Math.min(IO_CHUNK, Math.max(8, count * 8))).order(order);
@@ -431,7 +436,8 @@ final class SionFile {
 
     static int[] readInts(ContainerChannel channel, long pos, long count, ByteOrder order) throws IOException {
         if (count > Integer.MAX_VALUE - 8) {
-            throw new ContainerFormatException(channel.name(), pos, "an array of at most 2^31 entries, found " + count);
+            throw new ContainerFormatException(channel.name(), pos, null, "an array of at most 2^31 entries",
+                    count + " entries");
         }
         int[] out = new int[(int) count];
         ByteBuffer buf = ByteBuffer.allocate((int) Math.min(IO_CHUNK, Math.max(4, count * 4))).order(order);

@@ -63,15 +63,16 @@ final class SionKeyIndex {
         long pos = 0;
         while (pos < size) {
             if (size - pos < HEADER) {
-                throw new ContainerFormatException(file, pos, label + ": a 16-byte key-value record header at stream "
-                        + "position " + pos + ", but only " + (size - pos) + " bytes are left in the stream");
+                throw new ContainerFormatException(file, pos, label, "a 16-byte key-value record header at stream "
+                        + "position " + pos, "only " + (size - pos) + " bytes left in the stream");
             }
             if (pos < windowStart || pos + HEADER > windowStart + windowLength) {
                 window.clear().limit((int) Math.min(window.capacity(), size - pos));
                 while (window.hasRemaining()) {
                     int n = stream.read(window, pos + window.position());
                     if (n < 0) {
-                        throw new ContainerFormatException(file, pos, label + ": a record header, stream ended");
+                        throw new ContainerFormatException(file, pos, label, "a 16-byte key-value record header at stream "
+                                + "position " + pos, "the stream ends at position " + (pos + window.position()));
                     }
                 }
                 windowStart = pos;
@@ -82,22 +83,23 @@ final class SionKeyIndex {
             long len = window.getLong(at + 8);
             long left = size - pos - HEADER;
             if (len < 0 || len > left) {
-                throw new ContainerFormatException(file, pos, label + ": a key-value record of at most " + left
-                        + " bytes at stream position " + pos + " (key " + Long.toUnsignedString(key)
-                        + "), found length " + Long.toUnsignedString(len));
+                throw new ContainerFormatException(file, pos, label, "a key-value record of at most " + left
+                        + " bytes at stream position " + pos + " (key " + Long.toUnsignedString(key) + ")",
+                        "length " + Long.toUnsignedString(len));
             }
             if (!keyPosition.containsKey(key)) {
                 if (keyPosition.size() == MAX_KEYS) {
-                    throw new ContainerFormatException(file, pos, label + ": at most " + MAX_KEYS + " distinct keys "
-                            + "per task; the raw stream stays readable as " + label + "/stream");
+                    throw new ContainerFormatException(file, pos, label, "at most " + MAX_KEYS + " distinct keys "
+                            + "per task (the raw stream stays readable as " + label + "/stream)",
+                            "key " + Long.toUnsignedString(key) + ", one more");
                 }
                 keyPosition.put(key, keyPosition.size());
             }
             if (len > 0) {
                 if (count == MAX_RECORDS) {
-                    throw new ContainerFormatException(file, pos, label + ": at most " + MAX_RECORDS
-                            + " non-empty key-value records per task; the raw stream stays readable as "
-                            + label + "/stream");
+                    throw new ContainerFormatException(file, pos, label, "at most " + MAX_RECORDS
+                            + " non-empty key-value records per task (the raw stream stays readable as "
+                            + label + "/stream)", "one more at stream position " + pos);
                 }
                 if (count == recKey.length) {
                     int grown = count * 2;

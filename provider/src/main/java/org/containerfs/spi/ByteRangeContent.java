@@ -82,8 +82,7 @@ public final class ByteRangeContent implements Content {
      * the file ends (not where the read failed: a read that starts past the end fails at its start).
      */
     private TruncatedDataException truncated(long position, long fileSize) {
-        return new TruncatedDataException(channel.name(), offset + position,
-                label + " declares " + length + " bytes from byte " + offset
-                        + " but the file ends at byte " + fileSize);
+        return new TruncatedDataException(channel.name(), offset + position, label,
+                "the " + length + " bytes it declares from byte " + offset, "the file ends at byte " + fileSize);
     }
 }

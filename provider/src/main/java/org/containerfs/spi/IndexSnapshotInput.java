@@ -19,13 +19,13 @@ public final class IndexSnapshotInput {
         this.name = containerName + " (index cache snapshot)";
     }
 
-    private ContainerFormatException bad(String expected) {
-        return new ContainerFormatException(name, in.position(), expected);
+    private ContainerFormatException bad(String expected, String found) {
+        return new ContainerFormatException(name, in.position(), null, expected, found);
     }
 
     private void need(int n) throws ContainerFormatException {
         if (in.remaining() < n) {
-            throw bad(n + " more bytes, the snapshot ends");
+            throw bad(n + " more bytes", "the snapshot ends after " + in.remaining());
         }
     }
 
@@ -50,14 +50,14 @@ public final class IndexSnapshotInput {
                 return v;
             }
         }
-        throw bad("a varint below 2^63");
+        throw bad("a varint below 2^63", "a longer one");
     }
 
     /** A varint that must lie in [0, max]. */
     public long readVarLong(long max, String what) throws ContainerFormatException {
         long v = readVarLong();
         if (v > max) {
-            throw bad(what + " of at most " + max + ", found " + v);
+            throw bad(what + " of at most " + max, Long.toString(v));
         }
         return v;
     }
@@ -92,12 +92,12 @@ public final class IndexSnapshotInput {
     /** Ends reading: the snapshot must have no bytes left. */
     public void end() throws ContainerFormatException {
         if (in.hasRemaining()) {
-            throw bad("the end of the snapshot, " + in.remaining() + " bytes are left");
+            throw bad("the end of the snapshot", in.remaining() + " more bytes");
         }
     }
 
     /** A consistency failure the format found, at the current offset. */
-    public ContainerFormatException inconsistent(String expected) {
-        return bad(expected);
+    public ContainerFormatException inconsistent(String expected, String found) {
+        return bad(expected, found);
     }
 }

@@ -2,7 +2,7 @@ package org.containerfs.spi;
 
 /** The container declares a format version this implementation does not read. */
 public class UnsupportedVersionException extends ContainerFormatException {
-    public UnsupportedVersionException(String file, long offset, String expected) {
-        super(file, offset, expected);
+    public UnsupportedVersionException(String file, long offset, String context, String expected, String found) {
+        super(file, offset, context, expected, found);
     }
 }

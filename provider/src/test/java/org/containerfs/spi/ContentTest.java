@@ -221,10 +221,12 @@ class ContentTest {
 
     @Test
     void formatExceptionsNameFileOffsetAndExpectation() {
-        ContainerFormatException e = new UnsupportedVersionException("/data/x.lime", 148, "version 1, found 2");
-        assertThat(e).hasMessage("/data/x.lime at byte 148: version 1, found 2").isInstanceOf(IOException.class);
+        ContainerFormatException e = new UnsupportedVersionException("/data/x.lime", 148, "record 2", "LIME version 1", "2");
+        assertThat(e).hasMessage("/data/x.lime at byte 148: record 2: expected LIME version 1, found 2")
+                .isInstanceOf(IOException.class);
         assertThat(e.file()).isEqualTo("/data/x.lime");
         assertThat(e.offset()).isEqualTo(148);
-        assertThat(new ChecksumMismatchException("f", 0, "crc")).isInstanceOf(ContainerFormatException.class);
+        assertThat(new ChecksumMismatchException("f", 0, null, "the stored CRC 0x1", "the computed 0x2"))
+                .isInstanceOf(ContainerFormatException.class);
     }
 }

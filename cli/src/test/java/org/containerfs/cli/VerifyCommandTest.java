@@ -61,7 +61,9 @@ class VerifyCommandTest {
         assertThat(r.lines()).hasSize(3);
         assertThat(r.lines()[0]).isEqualTo("FAIL /: record 2 at byte 288 declares 4608 bytes but the file ends at byte 3040 "
                 + "(truncated payload)");
-        assertThat(r.lines()[1]).startsWith("FAIL /msg01/rec02.scidac-binary-data: ").contains("4608");
+        assertThat(r.lines()[1]).startsWith("FAIL /msg01/rec02.scidac-binary-data: ")
+                .endsWith("s10_truncated_in_payload.lime at byte 3040: LIME record msg01/rec02.scidac-binary-data: "
+                        + "expected the 4608 bytes it declares from byte 432, found the file ends at byte 3040");
         assertThat(r.lines()[2]).endsWith("1 directories, 2 files, 140 bytes read, 2 failures: DAMAGED");
     }
 

@@ -196,7 +196,7 @@ public final class G3Blobs {
         }
         if (in.pos != blob.length) {
             throw in.error(in.pos, "the end of the " + h.typeName() + " blob (strict decoding)",
-                    (blob.length - in.pos) + " more bytes");
+                    (blob.length - in.pos) + (blob.length - in.pos == 1 ? " more byte" : " more bytes"));
         }
         return Optional.of(value);
     }

@@ -127,7 +127,7 @@ class G3WriteTest {
     void decodingIsStrict() throws Exception {
         byte[] ok = G3Blobs.encode(new G3Value.DoubleValue(1));
         assertThatThrownBy(() -> G3Blobs.decode(Arrays.copyOf(ok, ok.length + 1)))
-                .hasMessageContaining("strict").hasMessageContaining("1 bytes remain");
+                .hasMessageContaining("strict").hasMessageContaining("found 1 more byte");
         assertThatThrownBy(() -> G3Blobs.decode(Arrays.copyOf(ok, ok.length - 1))).hasMessageContaining("blob ends");
         byte[] vec = G3Blobs.encode(new G3Value.VectorDouble(new double[] {1, 2}));
         int countAt = 1 + 4 + 8 + "G3VectorDouble".length() + 12;

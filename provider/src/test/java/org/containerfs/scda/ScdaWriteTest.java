@@ -385,7 +385,7 @@ class ScdaWriteTest {
         try (FileSystem fs = open(file, Map.of())) {
             assertThat(list(fs.getPath("/"))).isEmpty();
             assertThat((String) Files.getAttribute(fs.getPath("/"), "scda:damage"))
-                    .contains("section 0 (compressed B): a B section after the \"B compressed scda 00\" section, found type I");
+                    .contains("section 0 (compressed B): expected a B section after the \"B compressed scda 00\" section, found type I");
         }
         try (FileSystem fs = open(file, Map.of("decode", false))) {
             assertThat(list(fs.getPath("/"))).hasSize(2);

@@ -363,7 +363,7 @@ class SionVariantsTest {
         byte[] blockCount = good.clone();
         ByteBuffer.wrap(blockCount).order(ByteOrder.LITTLE_ENDIAN).putLong((int) s.startOfVarheader, 1L << 40);
         assertThatThrownBy(() -> FileSystems.newFileSystem(write("blockcount.sion", blockCount), Map.of()))
-                .isInstanceOf(ContainerFormatException.class).hasMessageContaining("block count of task 0");
+                .isInstanceOf(ContainerFormatException.class).hasMessageContaining("task 0: expected a block count between 0 and maxusedchunks (1), found 1099511627776");
 
         byte[] used = good.clone();
         ByteBuffer.wrap(used).order(ByteOrder.LITTLE_ENDIAN).putLong((int) s.startOfVarheader + 16 + 8, 513);

@@ -104,6 +104,18 @@ public final class RestartIndex {
         return keptSpan;
     }
 
+    /**
+     * The most output between a point and the next one (or the end of the stream): what a read may have to
+     * inflate before its first byte.
+     */
+    public long maxGap() {
+        long max = 0;
+        for (int p = 0; p < points; p++) {
+            max = Math.max(max, (p + 1 < points ? pointOut[p + 1] : streamSize) - pointOut[p]);
+        }
+        return max;
+    }
+
     /** Bytes of all windows together. */
     public long windowBytes() {
         return windowBytes;

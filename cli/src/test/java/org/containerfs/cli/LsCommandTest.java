@@ -76,6 +76,23 @@ class LsCommandTest {
         assertThat(r.lines()).containsExactlyElementsOf(expected);
     }
 
+    /** Issue 26.4: a gzip-compressed container lists as the file itself (long listing: sizes and attributes too). */
+    @Test
+    void aGzippedLimeFileListsAsTheFileItself() throws Exception {
+        java.nio.file.Path gz = tmp.resolve(GAUGE + ".gz");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(gz))) {
+            java.nio.file.Files.copy(Corpus.lime(GAUGE), out);
+        }
+        Cli.Result plain = Cli.run("ls", "-l", "-R", Corpus.lime(GAUGE));
+        Cli.Result compressed = Cli.run("ls", "-l", "-R", gz);
+
+        assertThat(compressed.status()).as(compressed.stderr()).isZero();
+        assertThat(compressed.stderr()).isEmpty();
+        assertThat(compressed.lines()).isNotEmpty().containsExactly(plain.lines());
+        assertThat(Cli.run("cat", gz, "/msg02/rec04.ildg-binary-data").stdoutBytes())
+                .isEqualTo(Cli.run("cat", Corpus.lime(GAUGE), "/msg02/rec04.ildg-binary-data").stdoutBytes());
+    }
+
     @Test
     void plainListingShowsTheNamesOfOneDirectory() {
         assertThat(Cli.run("ls", Corpus.lime(GAUGE)).lines()).containsExactly("msg01/", "msg02/");

@@ -40,6 +40,9 @@ final class AttributeOperations {
             all = BasicAttributeView.read(p).asMap();
         } else if (view.equals(p.getFileSystem().format().name())) {
             all = FormatAttributeView.read(p);
+        } else if (view.equals(Decompression.KIND) && p.getFileSystem().decompression() != null) {
+            // the decompression layer's facts, the same on every path of a compressed container
+            all = p.getFileSystem().decompression().describe();
         } else {
             throw new UnsupportedOperationException("attribute view " + view + " is not supported (basic, "
                     + p.getFileSystem().format().name() + ")");

@@ -39,6 +39,8 @@ public final class ContainerFileSystem extends FileSystem {
     private final ContainerInput input;
     private final URI containerUri;
     private final ContainerChannel channel;
+    /** The decompression layer the container is read through, or null (see {@link Decompression}). */
+    private volatile org.containerfs.storage.gzip.GzipInput gzip;
     private final Container container;
     private final boolean writable;
     private final boolean autoRefresh;
@@ -122,6 +124,15 @@ public final class ContainerFileSystem extends FileSystem {
     String containerName() {
         return containerPath != null ? String.valueOf(containerPath.getFileName())
                 : org.containerfs.spi.ContainerSource.lastSegment(containerUri);
+    }
+
+    void decompressedBy(org.containerfs.storage.gzip.GzipInput gzip) {
+        this.gzip = gzip;
+    }
+
+    /** The decompression layer the container is read through, or null for a container stored as it is. */
+    org.containerfs.storage.gzip.GzipInput decompression() {
+        return gzip;
     }
 
     ContainerChannel channel() {

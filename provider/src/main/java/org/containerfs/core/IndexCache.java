@@ -170,6 +170,47 @@ final class IndexCache {
         };
     }
 
+    /**
+     * What storage says of {@code input} now: its identity, settled unless its version is a modification time
+     * of the last seconds.
+     */
+    static Observed observe(org.containerfs.storage.ContainerInput input) throws IOException {
+        InputIdentity identity = input.identity();
+        return new Observed(identity, !isRecentTime(identity.version()));
+    }
+
+    /**
+     * A layer's own entry below the format's (the restart points of a gzip file: {@code kind} "gzip"), for bytes of
+     * exactly this identity; null when there is none, it is damaged or foreign, or it was made for other bytes.
+     */
+    byte[] loadLayer(String kind, InputIdentity identity) {
+        Entry entry = read(entryFile(kind, identity.uri()), kind, identity.uri());
+        if (entry == null || !entry.identity.equals(identity)) {
+            return null;
+        }
+        byte[] bytes = new byte[entry.snapshot.remaining()];
+        entry.snapshot.duplicate().get(bytes);
+        return bytes;
+    }
+
+    /**
+     * Saves a layer's entry (see {@link #loadLayer}) unless the bytes are smaller than {@code indexCacheMinSize} or
+     * changed too recently; a failure is logged, never thrown.
+     */
+    void saveLayer(String kind, Observed observed, byte[] snapshot) {
+        InputIdentity identity = observed.identity();
+        if (!observed.settled() || identity.size() < minSize) {
+            return;
+        }
+        try {
+            write(entryFile(kind, identity.uri()), entry(kind, identity, new byte[32], snapshot));
+        } catch (IOException | RuntimeException e) {
+            Level level = UNWRITABLE.add(dir) ? Level.WARNING : Level.DEBUG;
+            LOG.log(level, "index cache: could not save the " + kind + " index of " + identity.uri() + " in " + dir
+                    + " (" + e.getMessage() + ")");
+        }
+    }
+
     private Container openThrough(ContainerFormat format, ContainerSource source, Observer observer) throws IOException {
         Observed before;
         try {

@@ -10,6 +10,7 @@ import org.containerfs.spi.ContainerFormat;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.FormatOptions;
 import org.containerfs.storage.ContainerInput;
+import org.containerfs.storage.gzip.GzipInput;
 
 /**
  * Opens a container read through a {@link ContainerInput}: reads its head once, picks the format
@@ -35,17 +36,31 @@ final class InputOpener {
             }
             head.flip();
             String fileName = ContainerSource.lastSegment(input.uri());
-            ContainerFileSystemProvider provider = FormatDetection.choose(head, fileName,
-                    options.getString("format", null), input.uri().toString());
-            ContainerSource source = new ContainerSource(input, channel, options);
-            Container container = PathOpener.openContainer(provider.format(), source, false);
-            return new ContainerFileSystem(provider, input, channel, container,
-                    options.getBoolean("refresh", !input.remote()));
+            String requested = options.getString("format", null);
+            GzipInput gz;
+            if (GzipInput.isGzip(head) && !claimedAsItIs(head, fileName, requested)) {
+                // the decompression layer (see Decompression): detection on the inflated head and the inner name
+                head = Decompression.innerHead(channel);
+                fileName = GzipInput.innerName(fileName);
+                ContainerFileSystemProvider provider = FormatDetection.choose(head, fileName, requested,
+                        input.uri().toString());
+                // the compressed input now belongs to the inflater, which closes it (also when its open fails)
+                ContainerInput compressed = input;
+                channel = null;
+                input = null;
+                gz = Decompression.open(compressed, options);
+                input = gz;
+                channel = ContainerChannel.readOnly(gz);
+                return openWith(provider, input, channel, options, gz);
+            }
+            ContainerFileSystemProvider provider = FormatDetection.choose(head, fileName, requested,
+                    input.uri().toString());
+            return openWith(provider, input, channel, options, null);
         } catch (IOException | RuntimeException | Error e) {
             try {
                 if (channel != null) {
                     channel.close();
-                } else {
+                } else if (input != null) {
                     input.close();
                 }
             } catch (IOException suppressed) {
@@ -53,6 +68,24 @@ final class InputOpener {
             }
             throw e;
         }
+    }
+
+    private static ContainerFileSystem openWith(ContainerFileSystemProvider provider, ContainerInput input,
+            ContainerChannel channel, FormatOptions options, GzipInput gz) throws IOException {
+        ContainerSource source = new ContainerSource(input, channel, options);
+        Container container = PathOpener.openContainer(provider.format(), source, false);
+        ContainerFileSystem fs = new ContainerFileSystem(provider, input, channel, container,
+                options.getBoolean("refresh", gz == null && !input.remote()));
+        fs.decompressedBy(gz);
+        return fs;
+    }
+
+    /** Whether a format reads this gzip input itself (G3's .g3.gz): the requested one, or any of ours. */
+    private static boolean claimedAsItIs(ByteBuffer head, String fileName, String requested) {
+        if (requested != null) {
+            return ContainerFileSystems.provider(requested).format().probe(head.duplicate(), fileName);
+        }
+        return FormatDetection.detect(head, fileName) != null;
     }
 
     private static void refuseWritable(ContainerInput input, FormatOptions options) throws IOException {

@@ -20,7 +20,10 @@ import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.FormatOptions;
 import org.containerfs.spi.OpenProgress;
+import org.containerfs.storage.ContainerInput;
 import org.containerfs.storage.PathInput;
+import org.containerfs.storage.gzip.GzipInput;
+import org.containerfs.storage.gzip.ReadOnlyCompressedException;
 
 /**
  * Opens a container file on any NIO file system: the one place where detection, the writer's locks,
@@ -71,6 +74,10 @@ final class PathOpener {
         boolean selected = request.format() != null || FormatDetection.hasExtension(format, fileName);
         BasicFileAttributes attributes = statOrNull(path);
         if (attributes == null) {
+            if (request.create() && isGzipName(fileName) && !format.fileExtensions().stream()
+                    .anyMatch(ext -> ext.toLowerCase(java.util.Locale.ROOT).endsWith("gz"))) {
+                throw new ReadOnlyCompressedException(path.toString(), "creating a container with a .gz name");
+            }
             if (!selected) {
                 throw new UnsupportedOperationException(path + " does not exist and is not a " + format.name() + " name");
             }
@@ -103,6 +110,11 @@ final class PathOpener {
                 channel.readUpTo(head, 0);
             }
             head.flip();
+            if (GzipInput.isGzip(head) && !claimedAsItIs(asked, head, fileName, request)) {
+                ContainerChannel compressed = channel;
+                channel = null;
+                return openDecompressed(asked, path, request, attributes, compressed);
+            }
             ContainerFileSystemProvider claimer = claimer(asked, head, fileName, selected, request, path);
             if (request.writable()) {
                 channel.close();
@@ -113,6 +125,57 @@ final class PathOpener {
         } catch (IOException | RuntimeException | Error e) {
             if (channel != null) {
                 closeQuietly(channel, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether a format reads this gzip file itself (G3's .g3.gz): the requested one, or any of ours. */
+    private static boolean claimedAsItIs(ContainerFileSystemProvider asked, ByteBuffer head, String fileName,
+            Request request) {
+        if (request.format() != null) {
+            return asked.format().probe(head.duplicate(), fileName);
+        }
+        return FormatDetection.detect(head, fileName) != null;
+    }
+
+    static boolean isGzipName(String fileName) {
+        return !GzipInput.innerName(fileName).equals(fileName);
+    }
+
+    /**
+     * The decompression layer (see {@link Decompression}): detection on the first decompressed bytes and the inner
+     * name, refusal of a writable open, then the format on a {@link GzipInput} over the file. {@code compressed} is
+     * the read-only channel detection used; it is closed here.
+     */
+    private static ContainerFileSystem openDecompressed(ContainerFileSystemProvider asked, Path path, Request request,
+            BasicFileAttributes attributes, ContainerChannel compressed) throws IOException {
+        ContainerChannel decompressed = null;
+        try {
+            String innerName = GzipInput.innerName(String.valueOf(path.getFileName()));
+            ByteBuffer head = Decompression.innerHead(compressed);
+            boolean selected = request.format() != null || FormatDetection.hasExtension(asked.format(), innerName);
+            ContainerFileSystemProvider claimer = claimer(asked, head, innerName, selected, request, path);
+            if (request.writable()) {
+                throw new ReadOnlyCompressedException(path.toString(), "env accessMode=readWrite");
+            }
+            // an object store's file was read through the block cache for detection: the inflater reads through one too
+            ContainerInput input = compressed.readsInput()
+                    ? new BlockCachedInput(PathInput.of(path, true), BlockCacheSettings.of(request.options()))
+                    : PathInput.of(path);
+            compressed.close();
+            compressed = null;
+            GzipInput gz = Decompression.open(input, request.options());
+            decompressed = ContainerChannel.readOnly(gz);
+            ContainerFileSystem fs = openFile(claimer, path, request, attributes, decompressed);
+            fs.decompressedBy(gz);
+            return fs;
+        } catch (IOException | RuntimeException | Error e) {
+            if (compressed != null) {
+                closeQuietly(compressed, e);
+            }
+            if (decompressed != null) {
+                closeQuietly(decompressed, e);
             }
             throw e;
         }

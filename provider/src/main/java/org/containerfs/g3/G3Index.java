@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.spi.ContainerFormatException;
+import org.containerfs.storage.gzip.BufferedSequentialReader;
+import org.containerfs.storage.gzip.SequentialReader;
 import org.containerfs.spi.TruncatedDataException;
 import org.containerfs.spi.UnsupportedVersionException;
 

@@ -2,64 +2,43 @@ package org.containerfs.g3;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.Arrays;
-import java.util.Iterator;
 import java.util.Map;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 import org.containerfs.spi.ContainerChannel;
 import org.containerfs.spi.ContainerFormatException;
 import org.containerfs.spi.ContainerSource;
 import org.containerfs.spi.Content;
 import org.containerfs.spi.TruncatedDataException;
+import org.containerfs.storage.gzip.JavaInflater;
+import org.containerfs.storage.gzip.NativeGzipScan;
+import org.containerfs.storage.gzip.RestartIndex;
 
 /**
- * Random access into a .g3.gz (one or several gzip members), zran style. Opening decompresses the
- * file once ({@link JavaInflater}), building the frame index and, every {@code gzipSpan} bytes of
- * output (env, default 4 MiB), a restart point: the bit offset of a deflate block boundary plus the
- * 32 KiB of output before it. A read starts a raw {@link Inflater} at the nearest point before its
- * offset, primed with that window by {@link Inflater#setDictionary}. A point's block rarely starts
- * on a byte boundary and Java has no inflatePrime, so the inflater is first fed an empty deflate
- * block whose length in bits ends exactly where the point's block starts ({@link EmptyBlockPrefix}):
- * the original bytes then follow unshifted, so stored blocks, whose lengths sit on the original
- * byte boundaries, still line up. So a read
- * inflates at most one span plus the bytes asked for, never the file from its start. A few cursors
- * are kept, so sequential reads continue where the last one stopped.
+ * A .g3.gz read in one pass: the frame index is built while the file is inflated once, and the restart
+ * points of that same pass ({@link RestartIndex}, the storage layer's, which every other compressed
+ * container reads through {@code GzipInput}) serve the reads. G3 keeps this one-pass open of its own because
+ * its scan checks every frame's CRC and so reads all output: through the generic layer the first open would
+ * inflate the file twice (restart points, then the frames). What is G3's here: the frame scan, {@code .zidx}
+ * persistence and the lenient reading of damaged streams (frames before the damage are listed).
  */
 final class GzipIndex implements G3Data {
-    static final long DEFAULT_SPAN = 4L << 20;
+    static final long DEFAULT_SPAN = RestartIndex.DEFAULT_SPAN;
     /** Largest frame a gzip scan accepts unless env maxFrameBytes says otherwise: what our writer can write. */
     static final long DEFAULT_MAX_FRAME = Integer.MAX_VALUE;
-    private static final int CURSORS = 4;
 
     private final ContainerChannel channel;
     private final String file;
     private final long span;
-    // restart points, in output order
-    private long[] pointOut = new long[16];
-    private long[] pointBit = new long[16];
-    private int[] pointMember = new int[16];
-    private byte[][] pointWindow = new byte[16][];
-    private int points;
-    // gzip members: index of each member's first point
-    private int[] memberPoint = new int[4];
-    private long[] memberOffset = new long[4];
-    private int members;
-    private long streamSize;
-    private String gzipDamage;
+    private final RestartIndex points;
     private String persisted = "";
     /** Whether the scan ran on native zlib; else why it could not (damage: the Java inflater then names it). */
     private boolean nativeScan;
     private String fallback = "";
-    private final ArrayDeque<Cursor> cursors = new ArrayDeque<>();
-    /** Bytes inflated by random reads since opening (tests and figures: proves reads start near their offset). */
-    private final java.util.concurrent.atomic.AtomicLong inflated = new java.util.concurrent.atomic.AtomicLong();
 
     private GzipIndex(ContainerChannel channel, String file, long span) {
         this.channel = channel;
         this.file = file;
         this.span = span;
+        this.points = new RestartIndex(channel, file, span, RestartIndex.DEFAULT_WINDOW_BUDGET);
     }
 
     static GzipIndex open(ContainerSource source, G3Index index) throws IOException {
@@ -105,17 +84,7 @@ final class GzipIndex implements G3Data {
     }
 
     private void scan(ContainerSource source, G3Index index) throws IOException {
-        JavaInflater.Points collect = new JavaInflater.Points() {
-            @Override
-            public void point(int member, long bitOffset, long outOffset, byte[] window) {
-                addPoint(member, bitOffset, outOffset, window);
-            }
-
-            @Override
-            public void member(int member, long compressedOffset, long outOffset) {
-                addMember(compressedOffset);
-            }
-        };
+        JavaInflater.Points collect = points.collector();
         long maxFrame = source.options().getLong("maxFrameBytes", DEFAULT_MAX_FRAME);
         if (source.options().getBoolean("gzipNative", true) && channel.size() > 0) {
             // native zlib for a sound stream; on anything else, start over with the Java inflater,
@@ -123,15 +92,14 @@ final class GzipIndex implements G3Data {
             NativeGzipScan fast = new NativeGzipScan(channel, span, collect);
             try {
                 index.scan(fast, source.strict(), maxFrame);
-                streamSize = fast.position();
+                points.scanned(fast.position(), null);
                 nativeScan = true;
-                trim();
                 return;
             } catch (NativeGzipScan.Unsupported e) {
                 fast.close(); // its thread adds no more points
                 fallback = e.getMessage();
                 index.clear();
-                clear();
+                points.clear();
             } finally {
                 fast.close();
             }
@@ -139,8 +107,7 @@ final class GzipIndex implements G3Data {
         JavaInflater inflater = new JavaInflater(channel, file, span, collect);
         index.scan(inflater, source.strict(), maxFrame);
         // the frame scan stops at the end of the decompressed stream, having read all of it
-        streamSize = inflater.position();
-        gzipDamage = inflater.damage();
+        String gzipDamage = inflater.damage();
         if (inflater.members() == 0 && channel.size() > 0) {
             throw new ContainerFormatException(file, 0, null, "a gzip member (magic 1f 8b, deflate)",
                     "a file of " + channel.size() + " bytes that does not start with one");
@@ -148,207 +115,48 @@ final class GzipIndex implements G3Data {
         if (gzipDamage != null && source.strict()) {
             throw new ContainerFormatException(file, inflater.compressedEnd(), null, "a well-formed gzip stream", gzipDamage);
         }
-        trim();
+        points.scanned(inflater.position(), gzipDamage);
     }
 
-    /** A member met by the scan: its first restart point is the next one added. */
-    void addMember(long compressedOffset) {
-        addMember(compressedOffset, points);
-    }
-
-    /** A member of a persisted index, which lists its points after all members. */
-    void addMember(long compressedOffset, int firstPoint) {
-        if (members == memberPoint.length) {
-            memberPoint = Arrays.copyOf(memberPoint, members * 2);
-            memberOffset = Arrays.copyOf(memberOffset, members * 2);
-        }
-        memberPoint[members] = firstPoint;
-        memberOffset[members] = compressedOffset;
-        members++;
-    }
-
-    void addPoint(int member, long bitOffset, long outOffset, byte[] window) {
-        if (points == pointOut.length) {
-            pointOut = Arrays.copyOf(pointOut, Math.max(16, points * 2));
-            pointBit = Arrays.copyOf(pointBit, Math.max(16, points * 2));
-            pointMember = Arrays.copyOf(pointMember, Math.max(16, points * 2));
-            pointWindow = Arrays.copyOf(pointWindow, Math.max(16, points * 2));
-        }
-        pointOut[points] = outOffset;
-        pointBit[points] = bitOffset;
-        pointMember[points] = member;
-        pointWindow[points] = window;
-        points++;
-    }
-
-    private void trim() {
-        pointOut = Arrays.copyOf(pointOut, points);
-        pointBit = Arrays.copyOf(pointBit, points);
-        pointMember = Arrays.copyOf(pointMember, points);
-        pointWindow = Arrays.copyOf(pointWindow, points);
-    }
-
-    int points() {
+    /** The restart points (and members) of this file. */
+    RestartIndex restart() {
         return points;
     }
 
-    long pointOut(int p) {
-        return pointOut[p];
-    }
-
-    long pointBit(int p) {
-        return pointBit[p];
-    }
-
-    int pointMember(int p) {
-        return pointMember[p];
-    }
-
-    byte[] pointWindow(int p) {
-        return pointWindow[p];
-    }
-
-    int members() {
-        return members;
-    }
-
-    long memberOffset(int m) {
-        return memberOffset[m];
-    }
-
-    int memberPoint(int m) {
-        return memberPoint[m];
-    }
-
     long streamSize() {
-        return streamSize;
+        return points.streamSize();
     }
 
     String gzipDamage() {
-        return gzipDamage;
+        return points.gzipDamage();
     }
 
     long span() {
         return span;
     }
 
-    /**
-     * Ends loading a persisted index. Its checksum catches damage, not a crafted file, so the structure
-     * is checked before it is trusted: a member whose first point lay in an earlier member would make a
-     * read inflate that member again and again, a point of a member that does not exist would fail reads.
-     */
-    void restore(long streamSize, String gzipDamage, long fileSize) throws IOException {
-        this.streamSize = streamSize;
-        this.gzipDamage = gzipDamage;
-        trim();
-        String problem = structureProblem(fileSize);
-        if (problem != null) {
-            throw new IOException("inconsistent restart index: " + problem);
-        }
-    }
-
-    /** What contradicts the scan's invariants in the members and points, or null. */
-    private String structureProblem(long fileSize) {
-        if (streamSize < 0 || (members == 0) != (points == 0)) {
-            return "stream size " + streamSize + ", " + members + " members, " + points + " points";
-        }
-        for (int m = 0; m < members; m++) {
-            int first = memberPoint[m];
-            int end = m + 1 < members ? memberPoint[m + 1] : points;
-            // points belong to members in runs: member m's run ends where member m+1's begins
-            if (m == 0 && first != 0 || first >= end) {
-                return "member " + m + " starts at point " + first;
-            }
-            if (memberOffset[m] < 0 || memberOffset[m] >= fileSize || m > 0 && memberOffset[m] <= memberOffset[m - 1]) {
-                return "member " + m + " at compressed byte " + memberOffset[m];
-            }
-            for (int p = first; p < end; p++) {
-                boolean inOrder = p == 0 || pointOut[p] >= pointOut[p - 1] && pointBit[p] > pointBit[p - 1];
-                if (pointMember[p] != m || !inOrder || pointOut[p] > streamSize || pointBit[p] < memberOffset[m] * 8
-                        || pointBit[p] >= fileSize * 8 || pointWindow[p].length > JavaInflater.WINDOW) {
-                    return "point " + p + " (member " + pointMember[p] + ", bit " + pointBit[p] + ", output byte "
-                            + pointOut[p] + ") in member " + m;
-                }
-            }
-        }
-        return null;
-    }
-
     /** Forgets everything (a persisted index that failed to load half-way). */
     void clear() {
-        points = 0;
-        members = 0;
-        streamSize = 0;
-        gzipDamage = null;
-        pointOut = new long[16];
-        pointBit = new long[16];
-        pointMember = new int[16];
-        pointWindow = new byte[16][];
+        points.clear();
     }
 
     long inflatedBytes() {
-        return inflated.get();
+        return points.inflatedBytes();
     }
 
     void describe(Map<String, Object> a) {
-        a.put("gzipMembers", members);
-        a.put("restartPoints", points);
+        a.put("gzipMembers", points.members());
+        a.put("restartPoints", points.points());
         a.put("restartSpan", span);
-        a.put("gzipDamage", gzipDamage == null ? "" : gzipDamage);
+        a.put("gzipDamage", gzipDamage() == null ? "" : gzipDamage());
         a.put("restartIndex", persisted);
         a.put("gzipScan", persisted.startsWith("loaded") ? "" : nativeScan ? "native" : "java" + (fallback.isEmpty() ? "" : " (" + fallback + ")"));
-        a.put("inflatedBytes", inflated.get());
-    }
-
-    /** The last restart point at or before {@code position}. */
-    private int pointFor(long position) {
-        int i = Arrays.binarySearch(pointOut, 0, points, position);
-        if (i < 0) {
-            i = -i - 2;
-        } else {
-            // several points can share an offset (an empty member): take the last
-            while (i + 1 < points && pointOut[i + 1] == position) {
-                i++;
-            }
-        }
-        return Math.max(i, 0);
+        a.put("inflatedBytes", points.inflatedBytes());
     }
 
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
-        if (position >= streamSize || !dst.hasRemaining() || points == 0) {
-            return 0;
-        }
-        Cursor c = take(position);
-        try {
-            c.skipTo(position);
-            return c.readInto(dst);
-        } finally {
-            give(c);
-        }
-    }
-
-    private Cursor take(long position) {
-        int p = pointFor(position);
-        synchronized (cursors) {
-            for (Iterator<Cursor> it = cursors.iterator(); it.hasNext();) {
-                Cursor c = it.next();
-                if (c.out <= position && c.out >= pointOut[p]) {
-                    it.remove();
-                    return c;
-                }
-            }
-        }
-        return new Cursor(p);
-    }
-
-    private void give(Cursor c) {
-        synchronized (cursors) {
-            cursors.addFirst(c);
-            while (cursors.size() > CURSORS) {
-                cursors.removeLast().close();
-            }
-        }
+        return points.read(dst, position);
     }
 
     @Override
@@ -374,7 +182,7 @@ final class GzipIndex implements G3Data {
                 if (n < want) {
                     throw new TruncatedDataException(file, offset + position + n, label,
                             "the " + length + " bytes it declares from stream byte " + offset,
-                            "the decompressed stream ends at byte " + streamSize);
+                            "the decompressed stream ends at byte " + points.streamSize());
                 }
                 dst.position(dst.position() + n);
                 return n;
@@ -384,6 +192,7 @@ final class GzipIndex implements G3Data {
 
     @Override
     public void close() {
+<<<<<<< HEAD
         synchronized (cursors) {
             while (!cursors.isEmpty()) {
                 cursors.removeLast().close();
@@ -508,5 +317,8 @@ final class GzipIndex implements G3Data {
         void close() {
             inflater.end();
         }
+=======
+        points.close();
+>>>>>>> gz-storage
     }
 }

@@ -96,41 +96,11 @@ final class IndexStore {
 
     /** Members and restart points (with their windows), checked against the compressed file's size. */
     static void readGzip(java.io.DataInput in, long limit, GzipIndex gz, long fileSize) throws IOException {
-        long streamSize = in.readLong();
-        String damage = in.readBoolean() ? in.readUTF() : null;
-        int members = count(in, limit);
-        for (int m = 0; m < members; m++) {
-            long offset = in.readLong();
-            gz.addMember(offset, in.readInt());
-        }
-        int points = count(in, limit);
-        for (int p = 0; p < points; p++) {
-            long out = in.readLong();
-            long bit = in.readLong();
-            int member = in.readInt();
-            byte[] window = new byte[count(in, Math.min(limit, JavaInflater.WINDOW))];
-            in.readFully(window);
-            gz.addPoint(member, bit, out, window);
-        }
-        gz.restore(streamSize, damage, fileSize);
+        gz.restart().readFrom(in, limit, fileSize);
     }
 
     static void writeGzip(DataOutputStream out, GzipIndex gz) throws IOException {
-        out.writeLong(gz.streamSize());
-        writeNullable(out, gz.gzipDamage());
-        out.writeInt(gz.members());
-        for (int m = 0; m < gz.members(); m++) {
-            out.writeLong(gz.memberOffset(m));
-            out.writeInt(gz.memberPoint(m));
-        }
-        out.writeInt(gz.points());
-        for (int p = 0; p < gz.points(); p++) {
-            out.writeLong(gz.pointOut(p));
-            out.writeLong(gz.pointBit(p));
-            out.writeInt(gz.pointMember(p));
-            out.writeInt(gz.pointWindow(p).length);
-            out.write(gz.pointWindow(p));
-        }
+        gz.restart().writeTo(out);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.containerfs.g3;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.containerfs.spi.ContainerChannel;
+import org.containerfs.storage.gzip.SequentialReader;
 
 /**
  * Sequential reads of an uncompressed file through a window; skips seek without reading. After a

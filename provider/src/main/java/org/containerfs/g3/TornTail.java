@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.containerfs.spi.ContainerChannel;
+import org.containerfs.storage.gzip.SequentialReader;
 
 /**
  * Tells a writer's torn append from damage that only looks like one. A length field damaged in a committed

@@ -1,4 +1,4 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,8 +13,8 @@ import org.containerfs.spi.ContainerFormatException;
  * multi-member file and checks each member's CRC-32 and length. Memory is fixed (the 32 KiB window
  * and buffers); nothing is allocated from the input.
  */
-final class JavaInflater extends BufferedSequentialReader {
-    static final int WINDOW = 32 * 1024;
+public final class JavaInflater extends BufferedSequentialReader {
+    public static final int WINDOW = 32 * 1024;
     private static final int CHUNK = 256 * 1024;
     private static final int LIMIT = WINDOW + CHUNK;
     static final int[] LBASE = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83,
@@ -44,7 +44,7 @@ final class JavaInflater extends BufferedSequentialReader {
     }
 
     /** Receives restart points: block boundaries every {@code span} bytes of output, and member starts. */
-    interface Points {
+    public interface Points {
         void point(int member, long bitOffset, long outOffset, byte[] window);
 
         void member(int member, long compressedOffset, long outOffset);
@@ -78,8 +78,10 @@ final class JavaInflater extends BufferedSequentialReader {
     private final CRC32 crc = new CRC32();
     private long lastPoint = Long.MIN_VALUE / 2;
     private String damage;
+    private long damageOffset = -1;
+    private boolean trailingGarbage;
 
-    JavaInflater(ContainerChannel channel, String file, long span, Points points) throws IOException {
+    public JavaInflater(ContainerChannel channel, String file, long span, Points points) throws IOException {
         this.channel = channel;
         this.file = file;
         this.fileSize = channel.size();
@@ -90,15 +92,29 @@ final class JavaInflater extends BufferedSequentialReader {
     }
 
     /** What ended the stream early (truncation, corrupt data, trailing garbage), or null. */
-    String damage() {
+    public String damage() {
         return damage;
     }
 
-    int members() {
+    /** The compressed byte where the damage was met, or -1 when there is none. */
+    public long damageOffset() {
+        return damageOffset;
+    }
+
+    /** Whether the only damage is bytes after the last member that are no gzip member (zcat ignores them). */
+    public boolean trailingGarbageOnly() {
+        return trailingGarbage;
+    }
+
+    static String show(long unsigned32) {
+        return String.format(java.util.Locale.ROOT, "%d (0x%08x)", unsigned32 & 0xFFFFFFFFL, unsigned32 & 0xFFFFFFFFL);
+    }
+
+    public int members() {
         return member + 1;
     }
 
-    long compressedEnd() {
+    public long compressedEnd() {
         return inBase + in.position() - bitCount / 8;
     }
 
@@ -122,9 +138,11 @@ final class JavaInflater extends BufferedSequentialReader {
                 step();
             }
         } catch (EndOfInput e) {
+            damageOffset = fileSize;
             end("the compressed data ends inside member " + member + " at byte " + fileSize
                     + " (truncated .gz; expected the rest of the member and its 8-byte trailer)");
         } catch (IllegalStateException e) {
+            damageOffset = compressedEnd();
             end("corrupt deflate data in member " + member + " near byte " + compressedEnd() + " (expected valid deflate"
                     + " data): " + e.getMessage());
         }
@@ -208,6 +226,8 @@ final class JavaInflater extends BufferedSequentialReader {
     }
 
     private void garbage(long at) {
+        damageOffset = at;
+        trailingGarbage = true;
         damage = (fileSize - at) + " bytes after gzip member " + member + " at byte " + at
                 + " are not a gzip member (trailing garbage, ignored as zcat does)";
     }
@@ -331,9 +351,10 @@ final class JavaInflater extends BufferedSequentialReader {
         updateCrc();
         long memberSize = outBase + wpos - memberOut;
         if (stored != crc.getValue() || size != (memberSize & 0xFFFFFFFFL)) {
+            damageOffset = at;
             end("gzip member " + member + ", trailer at byte " + at + ": expected the data's CRC-32 "
-                    + G3Crc.show(crc.getValue()) + " and size " + (memberSize & 0xFFFFFFFFL) + ", found CRC-32 "
-                    + G3Crc.show(stored) + " and size " + size);
+                    + show(crc.getValue()) + " and size " + (memberSize & 0xFFFFFFFFL) + ", found CRC-32 "
+                    + show(stored) + " and size " + size);
             return;
         }
         state = State.MEMBER;

@@ -1,4 +1,4 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

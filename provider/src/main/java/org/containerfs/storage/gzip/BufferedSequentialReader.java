@@ -1,4 +1,4 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 import java.io.IOException;
 
@@ -6,7 +6,7 @@ import java.io.IOException;
  * Read and skip of a decompressed stream, written once for the inflaters: a subclass makes the next
  * bytes available as {@code buffer[readPos, readEnd)} in {@link #refill()}.
  */
-abstract class BufferedSequentialReader implements SequentialReader {
+public abstract class BufferedSequentialReader implements SequentialReader {
     protected byte[] buffer;
     protected int readPos;
     protected int readEnd;
@@ -48,7 +48,7 @@ abstract class BufferedSequentialReader implements SequentialReader {
 
     /** What {@link #skip(long, Visitor)} shows the skipped bytes to. */
     @FunctionalInterface
-    interface Visitor {
+    public interface Visitor {
         void bytes(byte[] b, int off, int len);
     }
 
@@ -57,7 +57,7 @@ abstract class BufferedSequentialReader implements SequentialReader {
      * slices it must not keep). Skipping costs as much as reading here (the stream is inflated either way), so the
      * scan checks every frame's CRC on its way over the bytes, without a copy and without a second pass later.
      */
-    long skip(long n, Visitor visitor) throws IOException {
+    public long skip(long n, Visitor visitor) throws IOException {
         long done = 0;
         while (done < n) {
             if (readPos == readEnd && !refill()) {

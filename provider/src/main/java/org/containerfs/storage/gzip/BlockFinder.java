@@ -1,4 +1,4 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

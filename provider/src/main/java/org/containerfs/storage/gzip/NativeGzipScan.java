@@ -1,4 +1,4 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,7 +21,7 @@ import org.containerfs.spi.ContainerChannel;
  * <p>Anything else (damage of any kind, trailing bytes, a dictionary) ends this pass with
  * {@link Unsupported}: the caller then scans with {@link JavaInflater}, which reports damage exactly.
  */
-final class NativeGzipScan extends BufferedSequentialReader {
+public final class NativeGzipScan extends BufferedSequentialReader {
     private static final int WINDOW = JavaInflater.WINDOW;
     private static final int CHUNK = 16 * 1024; // small: a search starts at most this far past the point it is due
     /** Compressed bytes read per call: the inflater is still fed CHUNK at a time, but a 16 KiB pread each cost 7% of the open. */
@@ -34,7 +34,7 @@ final class NativeGzipScan extends BufferedSequentialReader {
     private static final int VERIFY = 16 * 1024;
 
     /** This pass cannot go on; the caller starts over with the Java inflater. */
-    static final class Unsupported extends RuntimeException {
+    public static final class Unsupported extends RuntimeException {
         Unsupported(String why) {
             super(why, null, false, false);
         }
@@ -88,7 +88,7 @@ final class NativeGzipScan extends BufferedSequentialReader {
     private int expectedLength;
     private int matched;
 
-    NativeGzipScan(ContainerChannel channel, long span, JavaInflater.Points points) throws IOException {
+    public NativeGzipScan(ContainerChannel channel, long span, JavaInflater.Points points) throws IOException {
         this.channel = channel;
         this.fileSize = channel.size();
         this.span = span;
@@ -216,7 +216,7 @@ final class NativeGzipScan extends BufferedSequentialReader {
      * Never by interrupting it: an interrupt during its read would close the container's FileChannel.
      * It sees the flag within one segment's work.
      */
-    void close() {
+    public void close() {
         stopped = true;
         try {
             if (producer != null) {

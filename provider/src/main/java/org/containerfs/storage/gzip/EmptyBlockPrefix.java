@@ -1,4 +1,4 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 /**
  * Deflate bits that decode to nothing and leave the inflater at a chosen bit position within a
@@ -11,9 +11,9 @@ package org.containerfs.g3;
  * e code-length code lengths sent (18 or 19) and k zeros sent singly instead of in a run, which
  * reaches every residue mod 8. It writes nothing to the window, so a preset dictionary stays intact.
  */
-final class EmptyBlockPrefix {
+public final class EmptyBlockPrefix {
     /** Bytes of the longest prefix. */
-    static final int MAX_BYTES = 16;
+    public static final int MAX_BYTES = 16;
     /** Order in which code-length code lengths are sent (RFC 1951 3.2.7). */
     private static final int[] CODE_LENGTH_ORDER = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
     private static final byte[][] BY_SHIFT = new byte[8][];
@@ -30,7 +30,7 @@ final class EmptyBlockPrefix {
      * The prefix whose bits end {@code shift} bits (1-7) into its last byte: the caller keeps those
      * low bits of the last byte and puts the first compressed byte's high {@code 8 - shift} bits above them.
      */
-    static byte[] endingAtBit(int shift) {
+    public static byte[] endingAtBit(int shift) {
         if (shift < 1 || shift > 7) {
             throw new IllegalArgumentException("shift " + shift);
         }
@@ -42,7 +42,7 @@ final class EmptyBlockPrefix {
      * {@code shift} bits (1-7) into {@code raw[0]}: the prefix, whose last byte takes the high bits of
      * {@code raw[0]}, then {@code raw[1..n)}. Returns the length written.
      */
-    static int primed(int shift, byte[] raw, int n, byte[] dst) {
+    public static int primed(int shift, byte[] raw, int n, byte[] dst) {
         byte[] prefix = endingAtBit(shift);
         System.arraycopy(prefix, 0, dst, 0, prefix.length);
         int at = prefix.length - 1;

@@ -1,9 +1,9 @@
-package org.containerfs.g3;
+package org.containerfs.storage.gzip;
 
 import java.io.IOException;
 
 /** The decompressed G3 stream read front to back once, to build the index. */
-interface SequentialReader {
+public interface SequentialReader {
 
     /** Offset in the logical (decompressed) stream of the next byte. */
     long position();

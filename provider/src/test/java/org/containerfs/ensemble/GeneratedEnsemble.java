@@ -89,13 +89,50 @@ public final class GeneratedEnsemble {
         return new Layout(root, List.copyOf(made), List.copyOf(plain), damaged, growing);
     }
 
+    /**
+     * Everything under {@code top}, by path relative to it ('/'-separated; "" is {@code top}): "dir", or
+     * "size sha256" for a file ("size unreadable" if its bytes cannot all be read), "failed" where a walk failed.
+     */
+    public static Map<String, String> snapshot(Path top) throws IOException {
+        Map<String, String> out = new java.util.TreeMap<>();
+        Ensembles.snapshot(top).forEach((k, v) -> out.put(k.replace('\\', '/'), v));
+        return out;
+    }
+
+    /** What a container file shows when opened alone, as {@link #snapshot} says it. */
+    public static Map<String, String> singleOpen(Path container) throws IOException {
+        return Ensembles.singleOpen(container);
+    }
+
+    /**
+     * The whole tree as a walk of {@code openTree} shows it: "" the root, the source's directories and plain
+     * files, and each container's single open under its file's name.
+     */
+    public static Map<String, String> expectedTree(Layout layout) throws IOException {
+        Map<String, String> all = new java.util.TreeMap<>();
+        all.put("", "dir");
+        for (String d : layout.directories()) {
+            all.put(d, "dir");
+        }
+        for (String f : layout.plainFiles()) {
+            Path file = layout.root().resolve(f);
+            all.put(f, Files.size(file) + " " + Ensembles.sha256(file));
+        }
+        for (String c : layout.containers()) {
+            for (Map.Entry<String, String> e : singleOpen(layout.root().resolve(c)).entrySet()) {
+                all.put(e.getKey().isEmpty() ? c : c + "/" + e.getKey(), e.getValue());
+            }
+        }
+        return all;
+    }
+
     private static String writePlain(Path root, String relative, String text) throws IOException {
         Files.writeString(root.resolve(relative), text);
         return relative;
     }
 
     /** One small container of format {@code ext}, its bytes depending on {@code i}. */
-    static void write(Path file, String ext, int i) throws IOException {
+    public static void write(Path file, String ext, int i) throws IOException {
         switch (ext) {
             case "lime" -> lime(file, i, 2);
             case "gsd" -> gsd(file, i);

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.containerfs.core.ContainerFileSystems;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,26 +32,7 @@ class GeneratedEnsembleTreeTest {
     @BeforeAll
     static void generate() throws IOException {
         layout = GeneratedEnsemble.make(temp.resolve("ensemble"), CONTAINERS);
-        expected = expectedTree(layout);
-    }
-
-    /** What a walk of the tree shows: "" the root, directories, plain files, and each container's single open under its name. */
-    static Map<String, String> expectedTree(GeneratedEnsemble.Layout layout) throws IOException {
-        Map<String, String> all = new TreeMap<>();
-        all.put("", "dir");
-        for (String d : layout.directories()) {
-            all.put(d, "dir");
-        }
-        for (String f : layout.plainFiles()) {
-            Path file = layout.root().resolve(f);
-            all.put(f, Files.size(file) + " " + Ensembles.sha256(file));
-        }
-        for (String c : layout.containers()) {
-            for (Map.Entry<String, String> e : Ensembles.singleOpen(layout.root().resolve(c)).entrySet()) {
-                all.put(e.getKey().isEmpty() ? c : c + "/" + e.getKey(), e.getValue());
-            }
-        }
-        return all;
+        expected = GeneratedEnsemble.expectedTree(layout);
     }
 
     @Test

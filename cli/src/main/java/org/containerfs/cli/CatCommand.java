@@ -24,7 +24,7 @@ final class CatCommand implements Callable<Integer> {
     @Mixin
     ContainerOptions options;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as s3://bucket/key (read-only), or a local directory, whose containers show as directories of one read-only tree.")
     Path container;
 
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "<path>", description = "Files in the container.")
@@ -34,7 +34,7 @@ final class CatCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintStream out = top.out();
         int status = 0;
-        try (FileSystem fs = options.open(container)) {
+        try (FileSystem fs = options.openContainerOrTree(container)) {
             for (String given : paths) {
                 Path p = ContainerOptions.entry(fs, given);
                 try {

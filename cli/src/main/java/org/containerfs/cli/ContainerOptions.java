@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.containerfs.core.ContainerFileSystemProvider;
 import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.ensemble.EnsembleFileSystem;
 import org.containerfs.spi.OpenProgress;
 import picocli.CommandLine.Model.CommandSpec;
 import org.containerfs.s3.S3Arguments;
@@ -103,12 +104,22 @@ final class ContainerOptions {
      * ({@code ContainerFileSystems.openTree}, docs/ensemble.md): a listing opens no container.
      */
     FileSystem openContainerOrTree(Path path) throws IOException {
-        if (S3Arguments.isS3(path) || !Files.isDirectory(path)) {
+        if (!isTree(path)) {
             return open(path);
         }
-        Map<String, Object> map = env(path);
+        return openTree(path);
+    }
+
+    /** Whether {@code path} is a local directory: a tree of the containers below it, not one container. */
+    static boolean isTree(Path path) {
+        return !S3Arguments.isS3(path) && Files.isDirectory(path);
+    }
+
+    /** A local directory as one read-only tree of its containers (docs/ensemble.md); --env goes to every container's open. */
+    EnsembleFileSystem openTree(Path dir) throws IOException {
+        Map<String, Object> map = env(dir);
         map.remove(OpenProgress.ENV_KEY); // a line naming the directory would be wrong for each container's open
-        return ContainerFileSystems.openTree(path, map);
+        return ContainerFileSystems.openTree(dir, map);
     }
 
     /**

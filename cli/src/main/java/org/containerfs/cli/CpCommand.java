@@ -27,7 +27,9 @@ import picocli.CommandLine.ParentCommand;
                 + "directly in <destdir>. <destdir> is created if missing; existing files are overwritten.",
                 "Nothing is ever written outside <destdir>, whatever names the container holds: every target is "
                 + "resolved, normalized and checked, and symbolic links inside <destdir> are never followed.",
-                "A file that cannot be read completely is reported and removed, and the copy goes on (status 1)."},
+                "A file that cannot be read completely is reported and removed, and the copy goes on (status 1).",
+                "From a directory of containers (one tree), cp -r DIR / DEST makes the same tree under DEST: the "
+                + "source's directories and plain files, and every container as a directory of its records."},
         footer = {"", "Example: containerfs cp -r conf.lime /msg02 extracted/"})
 final class CpCommand implements Callable<Integer> {
     @ParentCommand
@@ -42,7 +44,7 @@ final class CpCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print each target as it is written.")
     boolean verbose;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as s3://bucket/key (read-only), or a local directory, whose containers show as directories of one read-only tree.")
     Path container;
 
     @Parameters(index = "1", paramLabel = "<path>", description = "The file or directory in the container (/ for everything).")
@@ -59,7 +61,12 @@ final class CpCommand implements Callable<Integer> {
         if (S3Arguments.isS3(destination)) {
             throw S3Arguments.refusal(destination, "copying into an object store");
         }
-        try (FileSystem fs = options.open(container)) {
+        if (ContainerOptions.isTree(container) && destination.toAbsolutePath().normalize()
+                .startsWith(container.toAbsolutePath().normalize())) {
+            throw new CliException(destination + ": is inside " + container + ", the directory being copied from; "
+                    + "extract somewhere else", 2);
+        }
+        try (FileSystem fs = options.openContainerOrTree(container)) {
             Path source = ContainerOptions.entry(fs, path);
             boolean directory = Files.readAttributes(source, BasicFileAttributes.class).isDirectory();
             if (directory && !recursive) {

@@ -15,6 +15,8 @@ final class EnvKeys {
             "accessMode", "create", "format", "strict", "refresh", "sync", "indexCache", "indexCacheMinSize",
             "blockCache", "blockCacheBytes", "blockCacheBlockSize", "blockCacheReadAhead", "blockCacheAlignment",
             "blockCacheThreads",
+            // a directory as one tree (docs/ensemble.md)
+            "cacheContainers", "containerNames",
             // GSD
             "hoomd", "application", "schema", "schemaVersion",
             // scda

@@ -7,8 +7,12 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.containerfs.ensemble.EnsembleFileSystem;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,7 +26,9 @@ import picocli.CommandLine.ParentCommand;
                 + "are not records, a gzip stream that fails its checks, ...) and an uncommitted tail (an append a writer "
                 + "did not finish: harmless, the next append reclaims it). Only the container's structure (headers, "
                 + "index, lengths) is read, never its data: checksums over the data (G3 frame CRCs, gzip) and encodings are "
-                + "not checked, and the 'checked' line says so; verify reads everything."},
+                + "not checked, and the 'checked' line says so; verify reads everything.",
+                "Of a directory: the counts of the whole tree; each container is opened once, in turn, for its index "
+                + "(never more than one in use: env cacheContainers bounds how many stay open)."},
         footer = {"", "Example: containerfs info conf.lime"})
 final class InfoCommand implements Callable<Integer> {
     @ParentCommand
@@ -31,7 +37,9 @@ final class InfoCommand implements Callable<Integer> {
     @Mixin
     ContainerOptions options;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as "
+            + "s3://bucket/key (read-only), or a local directory, read-only as one tree of its containers: its counts "
+            + "(directories, containers by format, plain files, records, bytes) and the containers with damage.")
     Path container;
 
     @picocli.CommandLine.Option(names = "--json", description = "Print one JSON document: container, format, directories, "
@@ -42,6 +50,9 @@ final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream out = top.out();
+        if (ContainerOptions.isTree(container)) {
+            return tree(out);
+        }
         try (FileSystem fs = options.open(container)) {
             Path root = fs.getRootDirectories().iterator().next();
             if (json) {
@@ -84,6 +95,114 @@ final class InfoCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * A local directory: the tree's counts. The source's directories, plain files and containers come from the
+     * listings (one stat each); each container is then opened once, in turn, for its index (records, their bytes,
+     * the damage the open found), through the tree's bounded cache: never more than one is in use, and none is
+     * read beyond what its open reads.
+     */
+    private int tree(PrintStream out) throws IOException {
+        try (EnsembleFileSystem tree = options.openTree(container)) {
+            TreeWalk walk = TreeWalk.of(tree);
+            Map<String, Long> formats = new TreeMap<>();
+            List<Map<String, Object>> damaged = new ArrayList<>();
+            List<Map<String, Object>> tails = new ArrayList<>();
+            List<String> notContainers = new ArrayList<>();
+            long plainFiles = walk.plainFiles.size();
+            long plainBytes = walk.plainFiles.stream().mapToLong(TreeWalk.Plain::size).sum();
+            long[] inner = new long[3]; // directories, records, record bytes inside the containers
+            long containers = 0;
+            try (Progress progress = options.progress("info " + Errors.safe(String.valueOf(container.getFileName())),
+                    walk.containerBytes())) {
+                for (TreeWalk.Container c : walk.containers) {
+                    progress.advance(c.fileSize());
+                    String format;
+                    try {
+                        format = tree.containerFormat(c.path());
+                    } catch (IOException | RuntimeException e) {
+                        if (TreeWalk.turnedPlain(c.path())) { // named like a container, but no format claims it
+                            notContainers.add(c.path().toString());
+                            plainFiles++;
+                            plainBytes += c.fileSize();
+                        } else {
+                            containers++;
+                            damaged.add(damage(tree, c.path(), null, List.of("cannot be opened: " + Errors.describe(e))));
+                        }
+                        continue;
+                    }
+                    containers++;
+                    formats.merge(format, 1L, Long::sum);
+                    Map<String, Object> attributes = Files.readAttributes(c.path(), format + ":*");
+                    if (!Values.isBlank(attributes.get("damage"))) {
+                        damaged.add(damage(tree, c.path(), format, JsonReports.damageList(attributes.get("damage"))));
+                    }
+                    if (!Values.isBlank(attributes.get("uncommittedTail"))) {
+                        Map<String, Object> tail = new LinkedHashMap<>();
+                        tail.put("container", TreeWalk.fileUri(tree, c.path()));
+                        tail.put("path", c.path().toString());
+                        tail.put("uncommittedTail", attributes.get("uncommittedTail"));
+                        tails.add(tail);
+                    }
+                    count(c.path(), inner);
+                }
+            }
+            if (json) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("directory", JsonReports.containerUri(container));
+                m.put("format", "ensemble");
+                m.put("directories", walk.directories);
+                m.put("containers", containers);
+                m.put("formats", formats);
+                m.put("plainFiles", plainFiles);
+                m.put("plainBytes", plainBytes);
+                m.put("innerDirectories", inner[0]);
+                m.put("records", inner[1]);
+                m.put("recordBytes", inner[2]);
+                m.put("bytes", plainBytes + inner[2]);
+                m.put("checked", JsonReports.CHECKED_BY_INFO);
+                m.put("damaged", damaged);
+                m.put("uncommittedTails", tails);
+                m.put("notContainers", notContainers);
+                m.put("peakContainersOpen", tree.peakContainersOpen());
+                out.println(Json.of(m));
+                return 0;
+            }
+            Map<String, String> lines = new LinkedHashMap<>();
+            lines.put("directory", Errors.safe(container.toString()));
+            lines.put("format", "ensemble (a directory as one tree of containers)");
+            lines.put("directories", Long.toString(walk.directories));
+            StringBuilder byFormat = new StringBuilder();
+            formats.forEach((f, n) -> byFormat.append(byFormat.isEmpty() ? "" : ", ").append(f).append(' ').append(n));
+            lines.put("containers", containers + (byFormat.isEmpty() ? "" : " (" + byFormat + ")"));
+            lines.put("plain files", plainFiles + (notContainers.isEmpty() ? ""
+                    : " (" + notContainers.size() + " named like containers, but no format's magic bytes)"));
+            lines.put("plain bytes", Long.toString(plainBytes));
+            lines.put("records", inner[1] + " (files inside the containers, in " + inner[0] + " directories)");
+            lines.put("record bytes", Long.toString(inner[2]));
+            lines.put("bytes", Long.toString(plainBytes + inner[2]));
+            lines.put("uncommitted", tails.isEmpty() ? "none" : tails.size() + " containers with an uncommitted tail");
+            lines.put("checked", "structure only (each container's index, opened in turn); contents not read: run verify");
+            lines.put("damaged", damaged.isEmpty() ? "none in the structure" : damaged.size() + (damaged.size() == 1
+                    ? " container" : " containers"));
+            print(out, lines, "");
+            for (Map<String, Object> d : damaged) {
+                @SuppressWarnings("unchecked")
+                List<String> findings = (List<String>) d.get("damage");
+                out.println("  " + Errors.safe(String.valueOf(d.get("path"))) + ": " + String.join("; ", findings));
+            }
+        }
+        return 0;
+    }
+
+    private static Map<String, Object> damage(EnsembleFileSystem tree, Path container, String format, List<String> findings) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("container", TreeWalk.fileUri(tree, container));
+        m.put("path", container.toString());
+        m.put("format", format);
+        m.put("damage", findings);
+        return m;
     }
 
     private static void print(PrintStream out, Map<String, String> lines, String indent) {

@@ -25,7 +25,7 @@ final class Progress implements AutoCloseable, OpenProgress {
 
     private final PrintStream err;
     private final PrintStream out;
-    private final String label;
+    private String label;
     private final long start = System.nanoTime();
     private long total;
     private long done;
@@ -56,6 +56,15 @@ final class Progress implements AutoCloseable, OpenProgress {
 
     boolean shown() {
         return err != null;
+    }
+
+    /** A new label (the item being worked on), shown from the next drawing. */
+    synchronized void label(String text) {
+        if (err == null) {
+            return; // the shared line that draws nothing
+        }
+        label = text;
+        maybeDraw();
     }
 
     /** Adds bytes done. */

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.containerfs.ensemble.EnsembleFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +25,8 @@ import picocli.CommandLine.ParentCommand;
                 + "is reported as 'FAIL <path>: <reason>', including the damage the format found when it opened the "
                 + "container ('FAIL /: ...'). An append a writer did not finish (an uncommitted tail) is no damage: it is "
                 + "reported as 'NOTE /: ...'. The last line is the summary."},
-        footer = {"", "Exit status: 0 if the container is sound (an uncommitted tail included), 1 if anything failed.",
+        footer = {"", "Exit status: 0 if the container is sound (an uncommitted tail included), 1 if anything failed "
+                + "(of a directory: if any container is damaged).",
                 "", "Example: containerfs verify conf.lime && echo sound"})
 final class VerifyCommand implements Callable<Integer> {
     private static final int BUFFER = 1 << 20;
@@ -38,7 +40,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Also print 'ok <path> <bytes>' for every sound file.")
     boolean verbose;
 
-    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, or an object as s3://bucket/key (read-only).")
+    @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as "
+            + "s3://bucket/key (read-only), or a local directory, read-only as one tree: every container below it is "
+            + "verified in turn, one line each ('OK <path>: ...' or 'DAMAGED <path>: ...'), then a summary line.")
     Path container;
 
     @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
@@ -46,7 +50,7 @@ final class VerifyCommand implements Callable<Integer> {
             + "failures: [{path, reason}]. Standard output is this one document whatever happens.")
     boolean json;
 
-    private final java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();
+    private java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();
     private Object rootDamage;
     private Object uncommittedTail;
     private String formatName = "";
@@ -61,6 +65,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream out = top.out();
+        if (ContainerOptions.isTree(container)) {
+            return tree(out);
+        }
         FileSystem fs;
         try {
             fs = options.open(container);
@@ -80,23 +87,8 @@ final class VerifyCommand implements Callable<Integer> {
         }
         try (fs) {
             Path root = fs.getRootDirectories().iterator().next();
-            try {
-                Map<String, Object> attributes = ContainerOptions.formatAttributes(root);
-                formatName = JsonReports.format(fs);
-                rootDamage = attributes.get("damage");
-                uncommittedTail = attributes.get("uncommittedTail");
-                Object damage = attributes.get("damage");
-                if (!Values.isBlank(damage)) {
-                    fail(out, root, Values.show(damage));
-                }
-                Object tail = attributes.get("uncommittedTail");
-                if (!Values.isBlank(tail) && !json) { // with --json it is the document's uncommittedTail
-                    out.println("NOTE " + Errors.safe(root.toString()) + ": uncommitted tail (no committed byte lost): "
-                            + Values.show(tail));
-                }
-            } catch (IOException | RuntimeException e) {
-                fail(out, root, Errors.describe(e));
-            }
+            formatName = JsonReports.format(fs);
+            checkRoot(out, root, null);
             if (options.showProgress()) {
                 long[] counts = new long[3];
                 try {
@@ -120,6 +112,121 @@ final class VerifyCommand implements Callable<Integer> {
         out.printf("%s: %d directories, %d files, %d bytes read, %d %s: %s%n", Errors.safe(ContainerOptions.name(container)),
                 directories, files, bytes, failures, failures == 1 ? "failure" : "failures", failures == 0 ? "OK" : "DAMAGED");
         return failures == 0 ? 0 : 1;
+    }
+
+    /** The damage and uncommitted tail the format found at the open ({@code view} null: the file system's own view). */
+    private void checkRoot(PrintStream out, Path root, String view) {
+        try {
+            Map<String, Object> attributes = view == null ? ContainerOptions.formatAttributes(root)
+                    : Files.readAttributes(root, view + ":*");
+            rootDamage = attributes.get("damage");
+            uncommittedTail = attributes.get("uncommittedTail");
+            Object damage = attributes.get("damage");
+            if (!Values.isBlank(damage)) {
+                fail(out, root, Values.show(damage));
+            }
+            Object tail = attributes.get("uncommittedTail");
+            if (!Values.isBlank(tail) && !json) { // with --json it is the document's uncommittedTail
+                progress.close();
+                out.println("NOTE " + Errors.safe(root.toString()) + ": uncommitted tail (no committed byte lost): "
+                        + Values.show(tail));
+            }
+        } catch (IOException | RuntimeException e) {
+            fail(out, root, Errors.describe(e));
+        }
+    }
+
+    /**
+     * A local directory: every container of the tree read whole, one after the other (through the tree's bounded
+     * cache), one line each, then a summary; plain files are counted, not read. The progress line's total is the
+     * containers' file sizes, its label the container being read and how many of them are done.
+     */
+    private int tree(PrintStream out) throws IOException {
+        long containers = 0;
+        long damaged = 0;
+        long bytesRead = 0;
+        long plainFiles;
+        java.util.List<String> notContainers = new java.util.ArrayList<>();
+        java.util.List<Map<String, Object>> results = new java.util.ArrayList<>();
+        String name = Errors.safe(ContainerOptions.name(container));
+        try (EnsembleFileSystem tree = options.openTree(container)) {
+            TreeWalk walk = TreeWalk.of(tree);
+            plainFiles = walk.plainFiles.size();
+            progress = options.progress("verify " + Errors.safe(String.valueOf(container.getFileName())),
+                    walk.containerBytes());
+            int done = 0;
+            for (TreeWalk.Container c : walk.containers) {
+                progress.label("verify " + (++done) + "/" + walk.containers.size() + " "
+                        + Errors.safe(String.valueOf(c.path().getFileName())));
+                Path root = c.path();
+                files = directories = bytes = failures = 0;
+                jsonFailures = new java.util.ArrayList<>();
+                rootDamage = null;
+                uncommittedTail = null;
+                String format;
+                try {
+                    format = tree.containerFormat(root);
+                } catch (IOException | RuntimeException e) {
+                    if (TreeWalk.turnedPlain(root)) {
+                        notContainers.add(root.toString());
+                        plainFiles++;
+                        if (!json) {
+                            progress.close();
+                            out.println("NOTE " + Errors.safe(root.toString()) + ": named like a container, but no "
+                                    + "format's magic bytes: a plain file, not verified");
+                        }
+                        continue;
+                    }
+                    format = null;
+                    fail(out, root, Errors.describe(e));
+                }
+                containers++;
+                if (format != null) {
+                    checkRoot(out, root, format);
+                    walk(out, root);
+                }
+                bytesRead += bytes;
+                boolean sound = failures == 0;
+                damaged += sound ? 0 : 1;
+                if (json) {
+                    Map<String, Object> r = JsonReports.verify(null, format, directories, files, bytes, jsonFailures,
+                            rootDamage, uncommittedTail);
+                    r.put("container", TreeWalk.fileUri(tree, root));
+                    Map<String, Object> withPath = new java.util.LinkedHashMap<>();
+                    withPath.put("path", root.toString());
+                    withPath.putAll(r);
+                    withPath.remove("checked");
+                    results.add(withPath);
+                } else {
+                    progress.close();
+                    out.println((sound ? "OK " : "DAMAGED ") + Errors.safe(root.toString()) + ": " + (format == null
+                            ? "cannot be opened"
+                            : format + ", " + directories + " directories, " + files + " files, " + bytes + " bytes read"
+                                    + (sound ? "" : ", " + failures + (failures == 1 ? " failure" : " failures"))));
+                }
+            }
+        } finally {
+            progress.close();
+        }
+        if (json) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("directory", JsonReports.containerUri(container));
+            m.put("format", "ensemble");
+            m.put("sound", damaged == 0);
+            m.put("containers", containers);
+            m.put("damaged", damaged);
+            m.put("plainFiles", plainFiles);
+            m.put("notContainers", notContainers);
+            m.put("bytesRead", bytesRead);
+            m.put("checked", JsonReports.CHECKED_BY_VERIFY);
+            m.put("results", results);
+            out.println(Json.of(m));
+            return damaged == 0 ? 0 : 1;
+        }
+        out.printf("%s: %d containers, %d OK, %d DAMAGED, %d plain %s (not read), %d bytes read: %s%n", name, containers,
+                containers - damaged, damaged, plainFiles, plainFiles == 1 ? "file" : "files", bytesRead,
+                damaged == 0 ? "OK" : "DAMAGED");
+        return damaged == 0 ? 0 : 1;
     }
 
     private void walk(PrintStream out, Path dir) {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.containerfs.core.ContainerFileSystems;
 import org.containerfs.spi.OpenProgress;
 import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Command;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Mount a container (LIME, GSD, scda, SIONlib, G3) as a directory through FUSE.",
+            "Mount a container (LIME, GSD, scda, SIONlib, G3) as a directory through FUSE, or a local directory of "
+                    + "containers as one read-only tree (each container a directory named as its file).",
             "Read-only by default. With --rw new units can be appended: mkdir the next message/frame, then cp "
                     + "files into it (each file is committed when it is closed); nothing existing changes.",
             "Stays in the foreground until unmounted; Ctrl-C or SIGTERM unmount cleanly.",
@@ -37,13 +39,15 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:unmounted cleanly", "1:mounting failed", "2:FUSE is not available on this machine"})
 public final class MountCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<container>", description = "the container: a local file, or an object as s3://bucket/key (read-only)")
+    @Parameters(index = "0", paramLabel = "<container>", description = "the container: a local file, an object as s3://bucket/key (read-only), or a local "
+            + "directory, whose containers show as directories of one read-only tree (docs/ensemble.md)")
     Path container;
 
     @Parameters(index = "1", paramLabel = "<mountpoint>", description = "an existing directory")
     Path mountPoint;
 
-    @Option(names = "--rw", description = "writable: appends (mkdir, cp of new files) go into the container")
+    @Option(names = "--rw", description = "writable: appends (mkdir, cp of new files) go into the container "
+            + "(one container file only; a directory is mounted read-only)")
     boolean readWrite;
 
     @Option(names = "-o", paramLabel = "opt", split = ",",
@@ -144,13 +148,25 @@ public final class MountCommand implements Callable<Integer> {
             err.println("containerfs mount: " + S3Arguments.refusal(container, "a read-write mount").getMessage());
             return 1;
         }
+        boolean tree = !remote && Files.isDirectory(container);
+        if (tree && readWrite) {
+            err.println("containerfs mount: " + container + " is a directory: a directory of containers is mounted "
+                    + "read-only, as one tree; to append, mount one container file with --rw");
+            return 1;
+        }
+        if (tree && format != null) {
+            err.println("containerfs mount: --format does not apply to a directory: each container's format is found "
+                    + "from its bytes");
+            return 2;
+        }
         String unavailable = LibFuse.unavailableReason();
         if (unavailable != null) {
             err.println("containerfs mount: FUSE is not available: " + unavailable);
             return 2;
         }
-        if (!remote && !Files.isRegularFile(container)) {
-            err.println("containerfs mount: " + container + " is not a file");
+        if (!remote && !tree && !Files.isRegularFile(container)) {
+            err.println("containerfs mount: " + container + (Files.exists(container)
+                    ? " is neither a container file nor a directory" : ": no such file or directory"));
             return 1;
         }
         if (background) {
@@ -305,6 +321,9 @@ public final class MountCommand implements Callable<Integer> {
                 throw notRecognized(container, e); // the same bytes get the same answer as in a local file
             }
         }
+        if (Files.isDirectory(container)) {
+            return openTree(container, readWrite, format, providerEnv);
+        }
         Map<String, Object> env = new HashMap<>(providerEnv);
         if (progress != null) {
             env.put(OpenProgress.ENV_KEY, progress);
@@ -321,6 +340,23 @@ public final class MountCommand implements Callable<Integer> {
         } catch (ProviderNotFoundException e) {
             throw notRecognized(container, e);
         }
+    }
+
+    /**
+     * A local directory as one read-only tree of the containers below it ({@code ContainerFileSystems.openTree},
+     * docs/ensemble.md): listing it opens no container, each is opened on first use of its inside, at most
+     * env {@code cacheContainers} (default 256) kept open. The mount itself knows nothing of this.
+     */
+    private static FileSystem openTree(Path dir, boolean readWrite, String format, Map<String, String> providerEnv)
+            throws IOException {
+        if (readWrite) {
+            throw new IOException(dir + " is a directory: a directory of containers is mounted read-only");
+        }
+        if (format != null) {
+            throw new IllegalArgumentException("--format does not apply to a directory: each container's format is "
+                    + "found from its bytes");
+        }
+        return ContainerFileSystems.openTree(dir, new HashMap<>(providerEnv));
     }
 
     private static IOException notRecognized(Path container, ProviderNotFoundException e) {

@@ -120,6 +120,37 @@ public final class EnsembleFileSystem extends FileSystem {
         return cache.capacity();
     }
 
+    /**
+     * Whether {@code path} is the directory a container shows (its own directory, not a path inside it),
+     * as a listing sees it: from the name and one {@code stat} of the file, opening nothing. A file named
+     * like a container that turns out not to be one answers true until its first use found that out.
+     */
+    public boolean isContainerDirectory(Path path) throws IOException {
+        Location where = locate(treePath(path));
+        return where.inContainer() && where.inner().length == 0;
+    }
+
+    /**
+     * The format (its scheme: {@code lime}, {@code gsd}, ...) of the container that {@code path} is or
+     * lies in; opens it (through the bounded cache) if it is not open. {@link NoSuchFileException} for a
+     * path outside every container; a file named like a container whose bytes no format claims is an
+     * {@link IOException} saying so (from then on it is a plain file).
+     */
+    public String containerFormat(Path path) throws IOException {
+        Location where = locate(treePath(path));
+        if (!where.inContainer()) {
+            throw new NoSuchFileException(path.toString(), null, "not a container, nor inside one");
+        }
+        return inContainer(where, inner -> inner.getFileSystem().provider().getScheme());
+    }
+
+    private EnsemblePath treePath(Path path) {
+        if (!(path instanceof EnsemblePath p) || p.getFileSystem() != this) {
+            throw new java.nio.file.ProviderMismatchException("not a path of this tree: " + path);
+        }
+        return p;
+    }
+
     // ---- resolution of a tree path against the source --------------------------------------------
 
     /**

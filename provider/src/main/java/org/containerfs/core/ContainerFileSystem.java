@@ -120,6 +120,14 @@ public final class ContainerFileSystem extends FileSystem {
         return containerUri;
     }
 
+    /**
+     * An estimate of the heap the open container's index holds ({@code Container.indexMemoryBytes()}); a tree
+     * of many containers bounds its cache of open ones by the sum.
+     */
+    public long indexMemoryBytes() {
+        return container.indexMemoryBytes();
+    }
+
     /** The container's own file name (last element of its path or object key). */
     String containerName() {
         return containerPath != null ? String.valueOf(containerPath.getFileName())

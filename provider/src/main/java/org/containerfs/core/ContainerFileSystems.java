@@ -116,6 +116,16 @@ public final class ContainerFileSystems {
         return org.containerfs.ensemble.EnsembleFileSystem.open(dir, env);
     }
 
+    /**
+     * The same tree over any {@link org.containerfs.ensemble.TreeSource}: a directory, or an S3 prefix
+     * through the s3 module ({@code S3Containers.openTree(URI.create("s3://bucket/prefix/"), env)}). The tree
+     * takes the source over and closes it when it is closed.
+     */
+    public static org.containerfs.ensemble.EnsembleFileSystem openTree(org.containerfs.ensemble.TreeSource source,
+            Map<String, ?> env) throws IOException {
+        return org.containerfs.ensemble.EnsembleFileSystem.open(source, env);
+    }
+
     /** Creates a new container of {@code format} (or opens an existing one) for appending. */
     public static FileSystem create(Path container, String format, Map<String, ?> env) throws IOException {
         Map<String, Object> all = new HashMap<>(env);

@@ -2,8 +2,6 @@ package org.containerfs.ensemble;
 
 import java.io.IOException;
 import java.nio.file.FileSystem;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.ProviderNotFoundException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -13,11 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.core.ContainerFileSystem;
 
 /**
- * The containers of a tree that are open now, at most {@code capacity} of them, least recently used
- * first out. A container in use (an open channel or directory stream of it, or an operation on it
+ * The containers of a tree that are open now, at most {@code capacity} of them and at most
+ * {@code capacityBytes} of estimated index memory ({@code ContainerFileSystem.indexMemoryBytes()}), least
+ * recently used first out. A container in use (an open channel or directory stream of it, or an operation on it
  * under way) is pinned: it is never closed under its user, so more than {@code capacity} are open only
  * while more than {@code capacity} are in use at once. An evicted container is reopened on its next
  * use (from the persisted index cache when the env enables it).
@@ -27,18 +26,20 @@ final class ContainerCache {
     static final class NotAContainerException extends IOException {
         private static final long serialVersionUID = 1L;
 
-        NotAContainerException(Path source) {
+        NotAContainerException(String source) {
             super(source + ": named like a container, but no format's magic bytes were found");
         }
     }
 
     /** One container of the tree and how many users hold it. Guarded by the cache's lock, except {@link #fs}. */
     static final class Handle {
-        private final Path source;
+        private final List<String> source;
         private volatile FileSystem fs;
         private int pins;
+        /** The open container's estimated index memory, counted in the cache's total while it is open. */
+        private long bytes;
 
-        private Handle(Path source) {
+        private Handle(List<String> source) {
             this.source = source;
         }
 
@@ -54,30 +55,36 @@ final class ContainerCache {
         }
     }
 
+    private final TreeSource files;
     private final int capacity;
+    private final long capacityBytes;
     private final Map<String, ?> env;
     /** Access-ordered: iteration starts at the least recently used. */
-    private final LinkedHashMap<Path, Handle> handles = new LinkedHashMap<>(16, 0.75f, true);
-    private final Map<Path, Stamp> notContainers = new ConcurrentHashMap<>();
+    private final LinkedHashMap<List<String>, Handle> handles = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<List<String>, Stamp> notContainers = new ConcurrentHashMap<>();
     private boolean closed;
     private long opened;
     private int peak;
+    private long bytes;
+    private long peakBytes;
 
-    ContainerCache(int capacity, Map<String, ?> env) {
+    ContainerCache(TreeSource files, int capacity, long capacityBytes, Map<String, ?> env) {
         if (capacity < 1) {
             throw new IllegalArgumentException("env cacheContainers must be at least 1, got " + capacity);
         }
+        this.files = files;
         this.capacity = capacity;
+        this.capacityBytes = capacityBytes;
         this.env = env;
     }
 
     /** Whether {@code source} is open in this cache now (no file is read). */
-    synchronized boolean isOpen(Path source) {
+    synchronized boolean isOpen(List<String> source) {
         return handles.containsKey(source);
     }
 
     /** Whether {@code source} was found not to be a container and has not changed since. */
-    boolean knownNotContainer(Path source, BasicFileAttributes attributes) {
+    boolean knownNotContainer(List<String> source, BasicFileAttributes attributes) {
         Stamp stamp = notContainers.get(source);
         if (stamp == null) {
             return false;
@@ -91,9 +98,10 @@ final class ContainerCache {
 
     /**
      * The open container of {@code source}, opened now if it is not open, pinned until {@link #release}.
-     * Before a container is opened, unpinned ones are closed until the count is within the bound.
+     * Before a container is opened, unpinned ones are closed until the count is within the bound; once it is
+     * open, until the estimated bytes are within theirs too.
      */
-    Handle acquire(Path source) throws IOException {
+    Handle acquire(List<String> source) throws IOException {
         Handle handle;
         List<Handle> evicted = new ArrayList<>();
         synchronized (this) {
@@ -102,7 +110,7 @@ final class ContainerCache {
             }
             handle = handles.get(source);
             if (handle == null) {
-                evictDownTo(capacity - 1, evicted);
+                evictDownTo(capacity - 1, capacityBytes, evicted);
                 handle = new Handle(source);
                 handles.put(source, handle);
                 peak = Math.max(peak, handles.size());
@@ -110,10 +118,12 @@ final class ContainerCache {
             handle.pins++;
         }
         closeAll(evicted);
+        evicted.clear();
         try {
             synchronized (handle) {
                 if (handle.fs == null) {
                     FileSystem fs = open(source);
+                    long estimate = indexMemory(fs);
                     synchronized (this) {
                         opened++;
                         if (closed) { // the tree was closed while this one opened
@@ -121,10 +131,14 @@ final class ContainerCache {
                             throw new java.nio.file.ClosedFileSystemException();
                         }
                         handle.fs = fs;
+                        handle.bytes = estimate;
+                        bytes += estimate;
+                        peakBytes = Math.max(peakBytes, bytes);
+                        // the new one is pinned: the others make room for its bytes
+                        evictDownTo(capacity, capacityBytes, evicted);
                     }
                 }
             }
-            return handle;
         } catch (IOException | RuntimeException | Error e) {
             synchronized (this) {
                 handle.pins--;
@@ -134,15 +148,23 @@ final class ContainerCache {
             }
             throw e;
         }
+        closeAll(evicted);
+        return handle;
     }
 
-    private FileSystem open(Path source) throws IOException {
+    private FileSystem open(List<String> source) throws IOException {
         try {
-            return ContainerFileSystems.open(source, env);
+            return files.openContainer(source, env);
         } catch (ProviderNotFoundException notAContainer) {
-            notContainers.put(source, Stamp.of(Files.readAttributes(source, BasicFileAttributes.class)));
-            throw new NotAContainerException(source);
+            notContainers.put(source, Stamp.of(files.attributes(source)));
+            throw new NotAContainerException(files.uri() + String.join("/", source));
         }
+    }
+
+    /** What an open container says its index holds in memory; a guess for a file system of another kind. */
+    static long indexMemory(FileSystem fs) {
+        return fs instanceof ContainerFileSystem c ? Math.max(0, c.indexMemoryBytes())
+                : org.containerfs.spi.Container.DEFAULT_INDEX_MEMORY;
     }
 
     /** Unpins; an unpinned container beyond the bound (pinned when it was due) is closed now. */
@@ -150,18 +172,22 @@ final class ContainerCache {
         List<Handle> evicted = new ArrayList<>();
         synchronized (this) {
             handle.pins--;
-            evictDownTo(capacity, evicted);
+            evictDownTo(capacity, capacityBytes, evicted);
         }
         closeAll(evicted);
     }
 
-    /** Removes unpinned, opened handles, least recently used first, until at most {@code target} remain. Under the lock. */
-    private void evictDownTo(int target, List<Handle> evicted) {
+    /**
+     * Removes unpinned, opened handles, least recently used first, until at most {@code target} remain and
+     * their estimated bytes are at most {@code targetBytes}. Under the lock.
+     */
+    private void evictDownTo(int target, long targetBytes, List<Handle> evicted) {
         Iterator<Handle> it = handles.values().iterator();
-        while (handles.size() > target && it.hasNext()) {
+        while ((handles.size() > target || bytes > targetBytes) && it.hasNext()) {
             Handle h = it.next();
             if (h.pins == 0 && h.fs != null) {
                 it.remove();
+                bytes -= h.bytes;
                 evicted.add(h);
             }
         }
@@ -192,6 +218,7 @@ final class ContainerCache {
             closed = true;
             all = new ArrayList<>(handles.values());
             handles.clear();
+            bytes = 0;
         }
         all.removeIf(h -> h.fs == null);
         closeAll(all);
@@ -211,5 +238,17 @@ final class ContainerCache {
 
     int capacity() {
         return capacity;
+    }
+
+    long capacityBytes() {
+        return capacityBytes;
+    }
+
+    synchronized long openBytes() {
+        return bytes;
+    }
+
+    synchronized long peakBytes() {
+        return peakBytes;
     }
 }

@@ -6,19 +6,19 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.FileStoreAttributeView;
 
-/** The one store of a tree: the source directory's store, seen read-only. */
+/** The one store of a tree: the source's store (its directory's, an S3 prefix), seen read-only. */
 final class EnsembleFileStore extends FileStore {
     private final EnsembleFileSystem fs;
-    private final FileStore sourceStore;
+    private final TreeSource sourceStore;
 
-    EnsembleFileStore(EnsembleFileSystem fs, FileStore sourceStore) {
+    EnsembleFileStore(EnsembleFileSystem fs, TreeSource sourceStore) {
         this.fs = fs;
         this.sourceStore = sourceStore;
     }
 
     @Override
     public String name() {
-        return String.valueOf(fs.source());
+        return sourceStore.path() != null ? String.valueOf(sourceStore.path()) : String.valueOf(sourceStore.uri());
     }
 
     @Override
@@ -33,7 +33,7 @@ final class EnsembleFileStore extends FileStore {
 
     @Override
     public long getTotalSpace() throws IOException {
-        return sourceStore.getTotalSpace();
+        return sourceStore.totalSpace();
     }
 
     /** Nothing can be written through the tree. */

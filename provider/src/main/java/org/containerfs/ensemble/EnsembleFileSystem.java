@@ -8,7 +8,6 @@ import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -43,8 +42,12 @@ public final class EnsembleFileSystem extends FileSystem {
     static final String CONTAINER_NAMES = "containerNames";
     static final int DEFAULT_CACHE_CONTAINERS = 256;
 
+    /** env key: the bound on the open containers' estimated index memory, in bytes. */
+    static final String CACHE_BYTES = "cacheBytes";
+    static final long DEFAULT_CACHE_BYTES = 256L << 20;
+
     private final EnsembleFileSystemProvider provider;
-    private final Path base;
+    private final TreeSource source;
     private final URI baseUri;
     private final ContainerNames names;
     private final ContainerCache cache;
@@ -54,7 +57,7 @@ public final class EnsembleFileSystem extends FileSystem {
     private final Set<Closeable> sourceResources = ConcurrentHashMap.newKeySet();
     private volatile boolean open = true;
 
-    private EnsembleFileSystem(EnsembleFileSystemProvider provider, Path base, Map<String, ?> env) throws IOException {
+    private EnsembleFileSystem(EnsembleFileSystemProvider provider, TreeSource source, Map<String, ?> env) throws IOException {
         FormatOptions options = new FormatOptions(env);
         String format = options.getString("format", null);
         if (format != null) {
@@ -69,16 +72,21 @@ public final class EnsembleFileSystem extends FileSystem {
             throw new IllegalArgumentException("env " + CACHE_CONTAINERS + " must be between 1 and " + Integer.MAX_VALUE
                     + ", got " + capacity);
         }
+        long capacityBytes = options.getLong(CACHE_BYTES, DEFAULT_CACHE_BYTES);
+        if (capacityBytes < 1) {
+            throw new IllegalArgumentException("env " + CACHE_BYTES + " must be at least 1, got " + capacityBytes);
+        }
         Map<String, Object> containerEnv = new java.util.HashMap<>(env);
         containerEnv.remove(CACHE_CONTAINERS);
+        containerEnv.remove(CACHE_BYTES);
         containerEnv.remove(CONTAINER_NAMES);
         this.provider = provider;
-        this.base = base;
-        this.baseUri = base.toUri();
+        this.source = source;
+        this.baseUri = source.uri();
         this.names = new ContainerNames(options.getString(CONTAINER_NAMES, null));
-        this.cache = new ContainerCache((int) capacity, Map.copyOf(containerEnv));
+        this.cache = new ContainerCache(source, (int) capacity, capacityBytes, Map.copyOf(containerEnv));
         this.root = new EnsemblePath(this, true, new String[0]);
-        this.store = new EnsembleFileStore(this, Files.getFileStore(base));
+        this.store = new EnsembleFileStore(this, source);
     }
 
     /** The tree over directory {@code dir} (see {@link ContainerFileSystems#openTree}). */
@@ -89,15 +97,37 @@ public final class EnsembleFileSystem extends FileSystem {
             throw new NotDirectoryException(dir + " (a tree is opened over a directory; a container file opens "
                     + "with ContainerFileSystems.open)");
         }
-        EnsembleFileSystem fs = new EnsembleFileSystem(EnsembleFileSystemProvider.instance(), base,
-                env == null ? Map.of() : env);
+        return open(TreeSource.of(base), env);
+    }
+
+    /**
+     * The tree over {@code source} (a directory, an S3 prefix: see {@link TreeSource}), which it takes over:
+     * closing the tree closes the source, and so does a failed open.
+     */
+    public static EnsembleFileSystem open(TreeSource source, Map<String, ?> env) throws IOException {
+        EnsembleFileSystem fs;
+        try {
+            fs = new EnsembleFileSystem(EnsembleFileSystemProvider.instance(), source, env == null ? Map.of() : env);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                source.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
         EnsembleFileSystemProvider.registered(fs);
         return fs;
     }
 
-    /** The directory this tree shows. */
+    /** The directory this tree shows, or null when its source is not a directory of an NIO file system (an S3 prefix). */
     public Path source() {
-        return base;
+        return source.path();
+    }
+
+    /** Where the tree's files live. */
+    public TreeSource treeSource() {
+        return source;
     }
 
     /** How many times a container was opened since the tree was (reopens after eviction count again). */
@@ -151,14 +181,29 @@ public final class EnsembleFileSystem extends FileSystem {
         return p;
     }
 
+    /** The bound on the estimated index memory of open containers not in use (env {@code cacheBytes}). */
+    public long containerCacheBytes() {
+        return cache.capacityBytes();
+    }
+
+    /** The estimated index memory of the containers open now ({@code Container.indexMemoryBytes}). */
+    public long containersOpenBytes() {
+        return cache.openBytes();
+    }
+
+    /** The most estimated index memory held by open containers at once. */
+    public long peakContainersOpenBytes() {
+        return cache.peakBytes();
+    }
+
     // ---- resolution of a tree path against the source --------------------------------------------
 
     /**
      * Where a tree path leads: a file or directory of the source ({@code inner} null), or a place in the
-     * container {@code source} shown at tree path {@code entry} ({@code inner}: the names inside it,
-     * none for the container's own directory).
+     * container at source path {@code source} shown at tree path {@code entry} ({@code inner}: the names
+     * inside it, none for the container's own directory).
      */
-    record Location(Path source, EnsemblePath entry, String[] inner) {
+    record Location(List<String> source, EnsemblePath entry, String[] inner) {
         boolean inContainer() {
             return inner != null;
         }
@@ -168,51 +213,49 @@ public final class EnsembleFileSystem extends FileSystem {
         ensureOpen();
         EnsemblePath absolute = path.toAbsolutePath().normalize();
         String[] n = absolute.names();
-        Path current = base;
         for (int i = 0; i < n.length; i++) {
             String name = n[i];
-            Path next;
-            try {
-                next = current.resolve(name);
-            } catch (InvalidPathException e) {
-                throw new NoSuchFileException(absolute.toString(), null, "not a valid name on the source's file system");
-            }
-            if (next.getNameCount() != current.getNameCount() + 1) {
-                // a name holding the source's own separator (a backslash on Windows) would reach elsewhere
-                throw new NoSuchFileException(absolute.toString());
-            }
             String owner = ContainerNames.sionSetOwner(name);
-            if (owner != null && isContainer(current.resolve(owner))) {
+            if (owner != null && isContainer(sourcePath(n, i, owner))) {
                 throw new NoSuchFileException(absolute.toString(), null,
                         "a later file of the SIONlib set " + owner + ", which shows the whole set");
             }
-            if (names.looksLikeContainer(name) && isContainer(next)) {
-                return new Location(next, new EnsemblePath(this, true, Arrays.copyOf(n, i + 1)),
-                        Arrays.copyOfRange(n, i + 1, n.length));
+            if (names.looksLikeContainer(name)) {
+                List<String> next = List.of(Arrays.copyOf(n, i + 1));
+                if (isContainer(next)) {
+                    return new Location(next, new EnsemblePath(this, true, Arrays.copyOf(n, i + 1)),
+                            Arrays.copyOfRange(n, i + 1, n.length));
+                }
             }
-            current = next;
         }
-        return new Location(current, absolute, null);
+        return new Location(List.of(n), absolute, null);
+    }
+
+    /** The source path of the first {@code count} names of {@code n} and then {@code last}. */
+    private static List<String> sourcePath(String[] n, int count, String last) {
+        String[] p = Arrays.copyOf(n, count + 1);
+        p[count] = last;
+        return List.of(p);
     }
 
     /** A regular file named like a container that is not known to be something else (one stat, none if open). */
-    private boolean isContainer(Path source) throws IOException {
-        if (cache.isOpen(source)) {
+    private boolean isContainer(List<String> file) throws IOException {
+        if (cache.isOpen(file)) {
             return true;
         }
         BasicFileAttributes a;
         try {
-            a = Files.readAttributes(source, BasicFileAttributes.class);
+            a = source.attributes(file);
         } catch (NoSuchFileException | NotDirectoryException e) {
             return false;
         }
-        return a.isRegularFile() && !cache.knownNotContainer(source, a);
+        return a.isRegularFile() && !cache.knownNotContainer(file, a);
     }
 
     /** Whether a listed name of the source is shown (later files of a SIONlib set are not). */
-    boolean shown(Path sourceDir, String name) throws IOException {
+    boolean shown(List<String> sourceDir, String name) throws IOException {
         String owner = ContainerNames.sionSetOwner(name);
-        return owner == null || !isContainer(sourceDir.resolve(owner));
+        return owner == null || !isContainer(sourcePath(sourceDir.toArray(new String[0]), sourceDir.size(), owner));
     }
 
     /** Runs {@code action} on the open container of {@code where}, pinned for the action's length. */
@@ -269,6 +312,15 @@ public final class EnsembleFileSystem extends FileSystem {
             cache.close();
         } catch (IOException e) {
             failure = e;
+        }
+        try {
+            source.close();
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
         }
         for (Closeable c : List.copyOf(sourceResources)) {
             try {
@@ -373,5 +425,10 @@ public final class EnsembleFileSystem extends FileSystem {
     @Override
     public String toString() {
         return "ensemble:" + baseUri;
+    }
+
+    /** Where the files of the tree live (for the provider). */
+    TreeSource files() {
+        return source;
     }
 }

@@ -44,8 +44,8 @@ import java.util.Set;
  */
 public final class EnsembleFileSystemProvider extends FileSystemProvider {
     /** Trees opened by URI (which claim it) and every open tree by directory, for Path.of(uri); shared by all instances. */
-    private static final Map<Path, EnsembleFileSystem> BY_URI = new HashMap<>();
-    private static final Map<Path, List<EnsembleFileSystem>> OPEN = new HashMap<>();
+    private static final Map<String, EnsembleFileSystem> BY_URI = new HashMap<>();
+    private static final Map<String, List<EnsembleFileSystem>> OPEN = new HashMap<>();
 
     private static final class Shared {
         static final EnsembleFileSystemProvider INSTANCE = find();
@@ -71,20 +71,45 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
 
     // ---- trees and URIs ------------------------------------------------------------------------------
 
-    private static Path key(URI base) {
-        return Paths.get(base).toAbsolutePath().normalize();
+    /** The directory of a source URI when an installed NIO provider has it, else null (an S3 prefix). */
+    private static Path directory(URI base) {
+        try {
+            return Paths.get(base).toAbsolutePath().normalize();
+        } catch (FileSystemNotFoundException | java.nio.file.ProviderNotFoundException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
-    /** Opens the tree of the directory in {@code ensemble:<dir uri>}, claiming that URI until it is closed. */
+    /** A source URI as the registries know it: a directory's normalized, without a trailing '/'. */
+    private static String key(URI base) {
+        Path dir = directory(base);
+        String s = dir != null ? dir.toUri().toString() : base.toString();
+        while (s.endsWith("/") && !s.endsWith("//")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+
+    /**
+     * Opens the tree of the directory in {@code ensemble:<dir uri>}, claiming that URI until it is closed. A tree
+     * of another source (an S3 prefix) is opened by its module ({@code S3Containers.openTree}) and found here
+     * by its URI while it is open.
+     */
     @Override
     public EnsembleFileSystem newFileSystem(URI uri, Map<String, ?> env) throws IOException {
-        Path dir = key(TreeUris.baseOf(uri));
+        URI base = TreeUris.baseOf(uri);
+        Path dir = directory(base);
+        if (dir == null) {
+            throw new FileSystemNotFoundException(uri + ": no installed file system has " + base + " (a tree of an S3 "
+                    + "prefix is opened with S3Containers.openTree)");
+        }
+        String key = key(base);
         synchronized (OPEN) {
-            if (BY_URI.containsKey(dir)) {
+            if (BY_URI.containsKey(key)) {
                 throw new FileSystemAlreadyExistsException(uri.toString());
             }
             EnsembleFileSystem fs = EnsembleFileSystem.open(dir, env);
-            BY_URI.put(dir, fs);
+            BY_URI.put(key, fs);
             return fs;
         }
     }
@@ -100,16 +125,17 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
 
     static void registered(EnsembleFileSystem fs) {
         synchronized (OPEN) {
-            OPEN.computeIfAbsent(fs.source(), k -> new ArrayList<>()).add(fs);
+            OPEN.computeIfAbsent(key(fs.baseUri()), k -> new ArrayList<>()).add(fs);
         }
     }
 
     void removed(EnsembleFileSystem fs) {
+        String key = key(fs.baseUri());
         synchronized (OPEN) {
-            BY_URI.remove(fs.source(), fs);
-            List<EnsembleFileSystem> trees = OPEN.get(fs.source());
+            BY_URI.remove(key, fs);
+            List<EnsembleFileSystem> trees = OPEN.get(key);
             if (trees != null && trees.remove(fs) && trees.isEmpty()) {
-                OPEN.remove(fs.source());
+                OPEN.remove(key);
             }
         }
     }
@@ -117,7 +143,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
     /** The tree opened by this URI, else any open tree of its directory. */
     @Override
     public EnsembleFileSystem getFileSystem(URI uri) {
-        Path dir = key(TreeUris.baseOf(uri));
+        String dir = key(TreeUris.baseOf(uri));
         synchronized (OPEN) {
             EnsembleFileSystem fs = BY_URI.get(dir);
             if (fs == null && OPEN.containsKey(dir)) {
@@ -204,7 +230,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsembleFileSystem fs = p.getFileSystem();
         return at(p, where -> {
             if (!where.inContainer()) {
-                SeekableByteChannel source = Files.newByteChannel(where.source(), StandardOpenOption.READ);
+                SeekableByteChannel source = fs.files().newByteChannel(where.source());
                 ReleasingChannel[] tracked = new ReleasingChannel[1];
                 tracked[0] = new ReleasingChannel(source, () -> fs.untrack(tracked[0]));
                 fs.track(tracked[0]);
@@ -230,11 +256,11 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsemblePath listed = p; // entries are named under the path as given (relative stays relative)
         return at(p, where -> {
             if (!where.inContainer()) {
-                DirectoryStream<Path> source = Files.newDirectoryStream(where.source());
-                Path sourceDir = where.source();
+                DirectoryStream<String> source = fs.files().list(where.source());
+                List<String> sourceDir = where.source();
                 TreeDirectoryStream[] tracked = new TreeDirectoryStream[1];
                 tracked[0] = new TreeDirectoryStream(source, entry -> {
-                    String name = String.valueOf(entry.getFileName());
+                    String name = String.valueOf(entry);
                     return fs.shown(sourceDir, name) ? listed.child(name) : null;
                 }, filter, () -> fs.untrack(tracked[0]));
                 fs.track(tracked[0]);
@@ -243,7 +269,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
             ContainerCache.Handle handle = fs.acquire(where);
             try {
                 DirectoryStream<Path> inner = Files.newDirectoryStream(EnsembleFileSystem.innerPath(handle, where));
-                return new TreeDirectoryStream(inner, entry -> listed.child(String.valueOf(entry.getFileName())),
+                return new TreeDirectoryStream(inner, entry -> listed.child(String.valueOf(((Path) entry).getFileName())),
                         filter, () -> fs.release(handle));
             } catch (IOException | RuntimeException | Error e) {
                 fs.release(handle);
@@ -268,11 +294,11 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
             LinkOption... options) throws IOException {
         EnsembleFileSystem fs = p.getFileSystem();
         if (!where.inContainer()) {
-            return Files.readAttributes(where.source(), BasicFileAttributes.class, options);
+            return fs.files().attributes(where.source(), options);
         }
         if (where.inner().length == 0) {
             // the container's own directory: from its file's stat, never an open
-            return new TreeAttributes.ContainerDirectory(Files.readAttributes(where.source(), BasicFileAttributes.class));
+            return new TreeAttributes.ContainerDirectory(fs.files().attributes(where.source()));
         }
         return fs.inContainer(where, inner -> Files.readAttributes(inner, BasicFileAttributes.class));
     }
@@ -331,7 +357,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         AccessMode[] reading = Arrays.stream(modes).filter(m -> m != AccessMode.WRITE).toArray(AccessMode[]::new);
         at(p, where -> {
             if (!where.inContainer()) {
-                where.source().getFileSystem().provider().checkAccess(where.source(), reading);
+                p.getFileSystem().files().checkAccess(where.source(), reading);
             } else if (where.inner().length > 0) {
                 p.getFileSystem().inContainer(where, inner -> {
                     inner.getFileSystem().provider().checkAccess(inner, reading);

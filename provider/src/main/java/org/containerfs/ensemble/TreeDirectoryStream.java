@@ -9,24 +9,24 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * A directory of the tree listed from a directory of the source or of a container: each entry is
+ * A directory of the tree listed from a directory of the source (names) or of a container (Paths): each entry is
  * renamed into the tree ({@link EntryNamer}, which may hide it), then the caller's filter is applied
  * to the tree path. Closing it closes the listing it reads and gives back what it held.
  */
 final class TreeDirectoryStream implements DirectoryStream<Path> {
     /** The tree path of a listed entry, or null to leave it out. */
     interface EntryNamer {
-        EnsemblePath name(Path listed) throws IOException;
+        EnsemblePath name(Object listed) throws IOException;
     }
 
-    private final DirectoryStream<Path> listing;
+    private final DirectoryStream<?> listing;
     private final EntryNamer namer;
     private final Filter<? super Path> filter;
     private final Closeable afterClose;
     private boolean iterated;
     private boolean closed;
 
-    TreeDirectoryStream(DirectoryStream<Path> listing, EntryNamer namer, Filter<? super Path> filter,
+    TreeDirectoryStream(DirectoryStream<?> listing, EntryNamer namer, Filter<? super Path> filter,
             Closeable afterClose) {
         this.listing = listing;
         this.namer = namer;
@@ -43,7 +43,7 @@ final class TreeDirectoryStream implements DirectoryStream<Path> {
             throw new IllegalStateException("a directory stream gives one iterator");
         }
         iterated = true;
-        Iterator<Path> listed = listing.iterator();
+        Iterator<?> listed = listing.iterator();
         return new Iterator<>() {
             private Path next;
 

@@ -504,6 +504,16 @@ final class LimeIndex {
         tailIsUncommitted = false;
     }
 
+    /** The heap the index holds: its arrays as allocated, and each distinct type (bytes, key, words). */
+    long memoryBytes() {
+        long b = 256L + 8L * headerOffsets.length + 8L * lengths.length + flags.length + 4L * typeIds.length
+                + 4L * messageFirst.length;
+        for (byte[] t : types) {
+            b += 3L * t.length + 128;
+        }
+        return b;
+    }
+
     private int typeId(byte[] type) {
         String key = new String(type, java.nio.charset.StandardCharsets.ISO_8859_1);
         Integer id = typeIdByKey.get(key);

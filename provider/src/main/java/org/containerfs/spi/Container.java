@@ -55,6 +55,19 @@ public interface Container extends Closeable {
         return null;
     }
 
+    /** What {@link #indexMemoryBytes()} says for a format that does not estimate its own: an index of a few thousand units. */
+    long DEFAULT_INDEX_MEMORY = 64 << 10;
+
+    /**
+     * An estimate of the heap this open container's index holds (its arrays of offsets and lengths, names,
+     * per-unit objects), in bytes; caches of many open containers (a tree of them) are bounded by the sum.
+     * Cheap: called once per open. The default, {@link #DEFAULT_INDEX_MEMORY}, is a guess; a format whose index
+     * grows with its units should count them.
+     */
+    default long indexMemoryBytes() {
+        return DEFAULT_INDEX_MEMORY;
+    }
+
     /** Releases what the format holds besides the container channel (sibling files, caches). */
     @Override
     default void close() throws IOException {}

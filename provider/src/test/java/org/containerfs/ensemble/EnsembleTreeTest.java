@@ -189,6 +189,55 @@ class EnsembleTreeTest {
     }
 
     @Test
+    void walkWithAByteBoundHoldsNoMoreIndexMemoryThanItAndOneInUse() throws IOException {
+        // the largest estimate of any single container: the one in use may exceed the bound by that much
+        long largest = 0;
+        long smallest = Long.MAX_VALUE;
+        for (Path f : containerFiles(local)) {
+            try (FileSystem one = ContainerFileSystems.open(f, Map.of())) {
+                long estimate = ((org.containerfs.core.ContainerFileSystem) one).indexMemoryBytes();
+                largest = Math.max(largest, estimate);
+                smallest = Math.min(smallest, estimate);
+            } catch (IOException | RuntimeException notOpenable) {
+                // damaged corpus files: the tree opens none of them either
+            }
+        }
+        long bound = 4 * largest; // a few of the largest: far fewer than all, more than one
+        Map<String, String> unbounded;
+        try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of())) {
+            unbounded = Ensembles.snapshot(tree.getPath("/"));
+            assertThat(tree.peakContainersOpenBytes()).isGreaterThan(bound + largest); // else the bound proves nothing
+        }
+        long limit = bound + largest;
+        try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of("cacheBytes", bound))) {
+            long[] most = {0};
+            Map<String, String> bounded = new TreeMap<>();
+            Files.walkFileTree(tree.getPath("/"), new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
+                        throws IOException {
+                    bounded.put(tree.getPath("/").relativize(file).toString(), Ensembles.fileEntry(file, a));
+                    most[0] = Math.max(most[0], tree.containersOpenBytes());
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                    bounded.put(tree.getPath("/").relativize(file).toString(), "failed");
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+            Map<String, String> unboundedFiles = new TreeMap<>(unbounded);
+            unboundedFiles.values().removeIf(v -> v.equals("dir"));
+            assertThat(bounded).isEqualTo(unboundedFiles);
+            assertThat(most[0]).isPositive().isLessThanOrEqualTo(limit);
+            assertThat(tree.peakContainersOpenBytes()).isLessThanOrEqualTo(limit);
+            assertThat(tree.containerCacheBytes()).isEqualTo(bound);
+            assertThat(smallest).isPositive();
+        }
+    }
+
+    @Test
     void threadsWalkingTogetherSeeTheSameWithinTheBound() throws Exception {
         Map<String, String> expected;
         try (FileSystem tree = ContainerFileSystems.openTree(local, Map.of())) {

@@ -100,6 +100,37 @@ class LowLevelMountTest {
         }
     }
 
+    /**
+     * A live container that grows: the next opendir finds another listing, so the kernel drops its cached
+     * listing and is told to drop the directory's cached attributes (notify_inval_inode): stat of the
+     * directory through the mount then agrees with the provider's, within the 3600 s attribute timeout.
+     */
+    @Test
+    void growthInvalidatesTheDirectorysCachedAttributes() throws Exception {
+        Path live = Files.copy(container, dir.resolve("live.lime"));
+        Path mp = Files.createDirectory(dir.resolve("growth"));
+        try (InProcessMount m = InProcessMount.mount(Engine.lowlevel, live, mp, false)) {
+            String before = FuseTestSupport.sh("stat", "-c", "%s %Y %h", m.mountPoint.toString()).ok().out();
+            assertThat(FuseTestSupport.sh("ls", m.mountPoint.toString()).ok().lines()).hasSize(MESSAGES);
+            Thread.sleep(1100); // a modification time one second later, should the directory's change
+            try (FileSystem writer = ParallelReadersTest.lime().newFileSystem(live, Map.of("accessMode", "readWrite"))) {
+                Path message = Files.createDirectory(writer.getPath(String.format("/msg%02d", MESSAGES + 1)));
+                Files.write(message.resolve("rec01.bin"), new byte[16]);
+            }
+            FuseTestSupport.awaitListed(m.mountPoint, String.format("msg%02d", MESSAGES + 1));
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(m.fs.getPath("/"),
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            String wanted = a.size() + " " + a.lastModifiedTime().toInstant().getEpochSecond();
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            String after = FuseTestSupport.sh("stat", "-c", "%s %Y", m.mountPoint.toString()).ok().out().strip();
+            while (!after.equals(wanted) && System.nanoTime() < deadline) {
+                Thread.sleep(50); // the notification is sent from a thread of its own
+                after = FuseTestSupport.sh("stat", "-c", "%s %Y", m.mountPoint.toString()).ok().out().strip();
+            }
+            assertThat(after).as("stat of the grown root (before: %s)", before).isEqualTo(wanted);
+        }
+    }
+
     @Test
     void sigtermUnmountsTheCommandsMount() throws Exception {
         Path mp = Files.createDirectory(dir.resolve("sigterm"));

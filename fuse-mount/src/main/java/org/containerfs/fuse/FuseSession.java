@@ -25,16 +25,16 @@ import org.cryptomator.jfuse.api.FuseMountFailedException;
  * FUSE resources are freed ({@link #close()}) only once libfuse's loop has ended, because jfuse's
  * native callbacks must stay alive while the kernel can still send requests.
  */
-public final class FuseSession implements AutoCloseable {
+public final class FuseSession implements MountedSession {
     private final Fuse fuse;
     private final NioFuseOperations operations;
     private final Path mountPoint;
     private final MountLog log;
     private final ExecutorService loop;
-    private final Process watcher;
+    private final UnmountWatcher watcher;
     private boolean closed;
 
-    private FuseSession(Fuse fuse, NioFuseOperations operations, Path mountPoint, MountLog log, Process watcher) {
+    private FuseSession(Fuse fuse, NioFuseOperations operations, Path mountPoint, MountLog log, UnmountWatcher watcher) {
         this.fuse = fuse;
         this.operations = operations;
         this.mountPoint = mountPoint;
@@ -49,26 +49,9 @@ public final class FuseSession implements AutoCloseable {
     /** Mounts {@code root} (a directory of any NIO file system) at {@code mountPoint}. */
     public static FuseSession mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
             throws FuseUnavailableException, IOException {
-        Path libfuse = LibFuse.locate();
-        LibFuse.checkDevice();
-        if (settings.autoUnmount()) {
-            LibFuse.fusermount();
-        }
-        Path mp = canonical(mountPoint);
-        if (!Files.isDirectory(mp)) {
-            throw new IOException("mount point " + mp + " is not an existing directory");
-        }
-        if (isMounted(mp)) {
-            throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
-        }
-        if (!settings.allowNonEmpty()) {
-            try (var entries = Files.list(mp)) {
-                if (entries.findAny().isPresent()) {
-                    throw new IOException("mount point " + mp + " is not empty: the mount would hide its contents "
-                            + "(use an empty directory, or -o nonempty to mount over it anyway)");
-                }
-            }
-        }
+        MountedSession.Target target = MountedSession.prepare(mountPoint, settings);
+        Path libfuse = target.libfuse();
+        Path mp = target.mountPoint();
         FuseBuilder builder;
         try {
             builder = Fuse.builder();
@@ -101,7 +84,7 @@ public final class FuseSession implements AutoCloseable {
             // libfuse sends after the init callback this mount waited for; any later request proves it has
             ops.onFirstRequest(() -> setReadAhead(mp, settings.readAheadKb(), log));
         }
-        return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? startWatcher(mp, log) : null);
+        return new FuseSession(fuse, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null);
     }
 
     /** How long the kernel may take to start the session (its INIT request) once the mount point exists. */
@@ -217,40 +200,6 @@ public final class FuseSession implements AutoCloseable {
         }
     }
 
-    /**
-     * Backs up libfuse's auto_unmount: fusermount3's helper only unmounts if opening the mount point
-     * fails with exactly ENOTCONN, and it wakes when our control socket closes, which on a SIGKILL
-     * can be just before the kernel ends the FUSE connection (the open then fails otherwise and the
-     * mount point stays, hung). This watcher waits for our end of a pipe: "clean" on a normal end,
-     * EOF when this process died, and then detaches the mount point.
-     */
-    private static Process startWatcher(Path mp, MountLog log) {
-        try {
-            String fusermount = LibFuse.fusermount().toString();
-            Process p = new ProcessBuilder("/bin/sh", "-c",
-                    "read line; [ \"$line\" = clean ] || exec \"$0\" -u -z -q -- \"$1\"", fusermount, mp.toString())
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            return p;
-        } catch (IOException | FuseUnavailableException e) {
-            log.warn("no unmount watcher (" + e.getMessage() + "): relying on libfuse's auto_unmount alone");
-            return null;
-        }
-    }
-
-    /** Tells the watcher that this process ends the mount itself. */
-    private void releaseWatcher() {
-        if (watcher == null || !watcher.isAlive()) {
-            return;
-        }
-        try (var in = watcher.getOutputStream()) {
-            in.write("clean\n".getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException e) {
-            watcher.destroy();
-        }
-    }
-
     private static void closeQuietly(Fuse fuse) {
         try {
             fuse.close();
@@ -270,6 +219,7 @@ public final class FuseSession implements AutoCloseable {
         }
     }
 
+    @Override
     public Path mountPoint() {
         return mountPoint;
     }
@@ -279,6 +229,7 @@ public final class FuseSession implements AutoCloseable {
     }
 
     /** Whether the kernel connection has ended (unmounted and no process uses the mount any more). */
+    @Override
     public boolean ended() {
         if (loop != null) {
             return loop.isTerminated();
@@ -287,6 +238,7 @@ public final class FuseSession implements AutoCloseable {
     }
 
     /** Waits until the mount is gone (unmounted by anyone) and libfuse's loop has ended. */
+    @Override
     public boolean awaitEnd(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         if (loop != null) {
@@ -301,37 +253,13 @@ public final class FuseSession implements AutoCloseable {
         return true;
     }
 
-    public void awaitEnd() throws InterruptedException {
-        while (!awaitEnd(Duration.ofHours(1))) {
-            // keep waiting
-        }
-    }
-
     /**
      * Unmounts: normally if possible, retrying while busy; after {@code grace} detached (lazy).
      * Returns whether the session has ended (false: processes still hold files open on the detached mount).
      */
+    @Override
     public boolean unmount(Duration grace) throws InterruptedException {
-        long deadline = System.nanoTime() + grace.toNanos();
-        boolean reported = false;
-        while (isMounted(mountPoint) && !ended()) {
-            Fusermount.Result r = Fusermount.unmount(mountPoint, false);
-            if (r.ok()) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                log.notice(mountPoint + " is still in use: detaching it (lazy unmount); open files keep working "
-                        + "until their processes close them or this process exits");
-                Fusermount.unmount(mountPoint, true);
-                break;
-            }
-            if (!reported) {
-                log.notice("unmounting " + mountPoint + ": " + r.message() + "; retrying for " + grace.toSeconds() + " s");
-                reported = true;
-            }
-            Thread.sleep(200);
-        }
-        return awaitEnd(Duration.ofSeconds(2));
+        return MountedSession.unmountWithGrace(this, grace, log);
     }
 
     /**
@@ -345,7 +273,9 @@ public final class FuseSession implements AutoCloseable {
         }
         operations.finish(); // staged files: committed or dropped before the container closes
         log.info("requests served: " + operations.requestCounts());
-        releaseWatcher();
+        if (watcher != null) {
+            watcher.release();
+        }
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");
             return;

@@ -1,7 +1,6 @@
 package org.containerfs.fuse;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,12 +23,19 @@ public final class LowLevelMount implements MountedSession {
     private static final List<String> HIGH_LEVEL_OPTIONS = List.of("entry_timeout=", "attr_timeout=",
             "negative_timeout=", "kernel_cache", "max_threads=", "auto_cache", "ac_attr_timeout=", "use_ino");
 
+    /** Why {@code --rw} is refused with this engine (before the container is opened). */
+    static final String READ_ONLY_SO_FAR = "--engine=lowlevel mounts read-only so far (--rw is not implemented "
+            + "in it yet): drop --rw, or use --engine=highlevel (the default) for a writable mount";
+
     private final LowLevelSession session;
     private final NioLowLevelOperations operations;
     private final Path mountPoint;
     private final MountLog log;
+    private final UnmountWatcher watcher;
 
-    private LowLevelMount(LowLevelSession session, NioLowLevelOperations operations, Path mountPoint, MountLog log) {
+    private LowLevelMount(LowLevelSession session, NioLowLevelOperations operations, Path mountPoint, MountLog log,
+            UnmountWatcher watcher) {
+        this.watcher = watcher;
         this.session = session;
         this.operations = operations;
         this.mountPoint = mountPoint;
@@ -40,20 +46,16 @@ public final class LowLevelMount implements MountedSession {
     public static LowLevelMount mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
             throws FuseUnavailableException, IOException {
         if (!settings.readOnly()) {
-            throw new IOException("the low-level engine mounts read-only so far: drop --rw or use --engine=highlevel");
+            throw new IOException(READ_ONLY_SO_FAR);
         }
-        Path libfuse = LibFuse.locate();
-        LibFuse.checkDevice();
-        if (settings.autoUnmount()) {
-            LibFuse.fusermount();
-        }
+        MountedSession.Target target = MountedSession.prepare(mountPoint, settings);
+        Path mp = target.mountPoint();
         LowLevelLibrary lib;
         try {
-            lib = LowLevelLibrary.load(libfuse);
+            lib = LowLevelLibrary.load(target.libfuse());
         } catch (LowLevelUnavailableException e) {
             throw new FuseUnavailableException(e.getMessage(), e);
         }
-        Path mp = checkMountPoint(mountPoint, settings);
         double entryTimeout = option(settings, "entry_timeout=", settings.cacheTimeout());
         double attrTimeout = option(settings, "attr_timeout=", settings.cacheTimeout());
         int threads = (int) option(settings, "max_threads=", MountSettings.defaultWorkers());
@@ -65,27 +67,7 @@ public final class LowLevelMount implements MountedSession {
         if (settings.readAheadKb() > 0) {
             FuseSession.setReadAhead(mp, settings.readAheadKb(), log);
         }
-        return new LowLevelMount(session, ops, mp, log);
-    }
-
-    /** The mount point as mountinfo names it, refused if missing, already mounted, or not empty (without -o nonempty). */
-    static Path checkMountPoint(Path mountPoint, MountSettings settings) throws IOException {
-        Path mp = FuseSession.canonical(mountPoint);
-        if (!Files.isDirectory(mp)) {
-            throw new IOException("mount point " + mp + " is not an existing directory");
-        }
-        if (FuseSession.isMounted(mp)) {
-            throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
-        }
-        if (!settings.allowNonEmpty()) {
-            try (var entries = Files.list(mp)) {
-                if (entries.findAny().isPresent()) {
-                    throw new IOException("mount point " + mp + " is not empty: the mount would hide its contents "
-                            + "(use an empty directory, or -o nonempty to mount over it anyway)");
-                }
-            }
-        }
-        return mp;
+        return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null);
     }
 
     /**
@@ -165,6 +147,9 @@ public final class LowLevelMount implements MountedSession {
     public synchronized void close() {
         log.info("requests served: " + session.requestCounts() + "; inodes known at the end: "
                 + operations.knownInodes());
+        if (watcher != null) {
+            watcher.release();
+        }
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");
             return;

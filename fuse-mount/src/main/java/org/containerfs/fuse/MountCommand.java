@@ -101,7 +101,16 @@ public final class MountCommand implements Callable<Integer> {
     boolean debug;
 
     /** Which libfuse API serves the mount. */
-    enum Engine { highlevel, lowlevel }
+    enum Engine {
+        highlevel, lowlevel;
+
+        /** Mounts {@code root} (a directory of any NIO file system) at {@code mountPoint} with this engine. */
+        MountedSession mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
+                throws FuseUnavailableException, IOException {
+            return this == lowlevel ? LowLevelMount.mount(root, mountPoint, settings, log)
+                    : FuseSession.mount(root, mountPoint, settings, log);
+        }
+    }
 
     @Option(names = "--engine", paramLabel = "<engine>", defaultValue = "highlevel",
             description = "highlevel (jfuse, every feature) or lowlevel (libfuse's low-level API, read-only so far) "
@@ -142,6 +151,10 @@ public final class MountCommand implements Callable<Integer> {
                         + " (appends only)");
                 return 2;
             }
+        }
+        if (readWrite && engine == Engine.lowlevel) {
+            err.println("containerfs mount: " + LowLevelMount.READ_ONLY_SO_FAR);
+            return 1;
         }
         boolean remote = S3Arguments.isS3(container);
         if (remote && readWrite) {
@@ -204,8 +217,7 @@ public final class MountCommand implements Callable<Integer> {
         MountedSession session;
         try {
             Path root = fs.getRootDirectories().iterator().next();
-            session = engine == Engine.lowlevel ? LowLevelMount.mount(root, mountPoint, settings, log)
-                    : MountedSession.of(FuseSession.mount(root, mountPoint, settings, log));
+            session = engine.mount(root, mountPoint, settings, log);
         } catch (FuseUnavailableException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: FUSE is not available: " + e.getMessage());

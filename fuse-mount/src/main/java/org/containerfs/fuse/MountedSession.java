@@ -1,11 +1,14 @@
 package org.containerfs.fuse;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * A running mount, whichever engine serves it ({@code --engine}): jfuse's high-level
- * {@link FuseSession} or the low-level {@link LowLevelMount}.
+ * {@link FuseSession} or the low-level {@link LowLevelMount}. The steps both engines take the same
+ * way live here: {@link #prepare} before mounting, {@link #unmountWithGrace} to end it.
  */
 public interface MountedSession extends AutoCloseable {
     Path mountPoint();
@@ -32,9 +35,41 @@ public interface MountedSession extends AutoCloseable {
     @Override
     void close();
 
+    /** What a mount needs, checked before anything is mounted: libfuse's path and the canonical mount point. */
+    record Target(Path libfuse, Path mountPoint) {}
+
     /**
-     * The unmount of {@link #unmount(Duration)} for an engine that serves until the kernel ends the
-     * connection: fusermount3 -u, retried while busy, {@code -u -z} after {@code grace}.
+     * The checks every engine makes before mounting: libfuse3, /dev/fuse and (for auto_unmount)
+     * fusermount3 present; the mount point an existing directory, not mounted already, and empty
+     * unless {@code -o nonempty} (its contents would be hidden).
+     */
+    static Target prepare(Path mountPoint, MountSettings settings) throws FuseUnavailableException, IOException {
+        Path libfuse = LibFuse.locate();
+        LibFuse.checkDevice();
+        if (settings.autoUnmount()) {
+            LibFuse.fusermount();
+        }
+        Path mp = FuseSession.canonical(mountPoint);
+        if (!Files.isDirectory(mp)) {
+            throw new IOException("mount point " + mp + " is not an existing directory");
+        }
+        if (FuseSession.isMounted(mp)) {
+            throw new IOException("something is already mounted at " + mp + " (unmount it first: fusermount3 -u " + mp + ")");
+        }
+        if (!settings.allowNonEmpty()) {
+            try (var entries = Files.list(mp)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException("mount point " + mp + " is not empty: the mount would hide its contents "
+                            + "(use an empty directory, or -o nonempty to mount over it anyway)");
+                }
+            }
+        }
+        return new Target(libfuse, mp);
+    }
+
+    /**
+     * The unmount of {@link #unmount(Duration)}, for every engine: fusermount3 -u, retried while busy,
+     * {@code -u -z} after {@code grace}; then waits up to 2 s for the engine to stop serving.
      */
     static boolean unmountWithGrace(MountedSession session, Duration grace, MountLog log) throws InterruptedException {
         Path mp = session.mountPoint();
@@ -58,35 +93,5 @@ public interface MountedSession extends AutoCloseable {
             Thread.sleep(200);
         }
         return session.awaitEnd(Duration.ofSeconds(2));
-    }
-
-    /** The high-level engine's session as a {@link MountedSession}. */
-    static MountedSession of(FuseSession session) {
-        return new MountedSession() {
-            @Override
-            public Path mountPoint() {
-                return session.mountPoint();
-            }
-
-            @Override
-            public boolean ended() {
-                return session.ended();
-            }
-
-            @Override
-            public boolean awaitEnd(Duration timeout) throws InterruptedException {
-                return session.awaitEnd(timeout);
-            }
-
-            @Override
-            public boolean unmount(Duration grace) throws InterruptedException {
-                return session.unmount(grace);
-            }
-
-            @Override
-            public void close() {
-                session.close();
-            }
-        };
     }
 }

@@ -6,13 +6,11 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,6 +23,7 @@ import org.containerfs.fuse.lowlevel.Connection;
 import org.containerfs.fuse.lowlevel.Errno;
 import org.containerfs.fuse.lowlevel.FileAttributes;
 import org.containerfs.fuse.lowlevel.InodeTable;
+import org.containerfs.fuse.lowlevel.Invalidation;
 import org.containerfs.fuse.lowlevel.LowLevelOperations;
 import org.containerfs.fuse.lowlevel.Request;
 
@@ -36,9 +35,12 @@ import org.containerfs.fuse.lowlevel.Request;
  *
  * <p>Caching, per reply: entries and attributes live {@code entryTimeout}/{@code attrTimeout}; with
  * {@code cacheContents} a file's pages are kept across opens ({@code keep_cache}) and directory
- * listings are cached by the kernel ({@code cache_readdir}), kept across opens as long as neither the
- * file store's size (a container's file size) nor the directory's modification time changed since
- * the kernel last listed it: a container that grows is listed afresh at the next open.
+ * listings are cached by the kernel ({@code cache_readdir}). Every {@code opendir} lists the directory
+ * through NIO (which is where a live container notices growth) and compares a fingerprint of the
+ * listing (names, types, sizes) with the one the kernel's cached listing was made from: the same, the
+ * kernel keeps its listing ({@code keep_cache}); changed, the kernel lists afresh and is told to drop
+ * the directory's cached attributes ({@code fuse_lowlevel_notify_inval_inode}), and the entries of
+ * names that are gone or changed size ({@code notify_inval_entry}).
  */
 public final class NioLowLevelOperations implements LowLevelOperations {
     /** The d_ino of a plain directory entry whose inode the kernel has not looked up (as libfuse's high-level API). */
@@ -59,16 +61,21 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     private final InodeTable inodes = new InodeTable();
     private final Map<Long, Object> handles = new ConcurrentHashMap<>();
     private final AtomicLong nextHandle = new AtomicLong(1);
-    /** Per directory inode: the state the kernel's cached listing of it was made in. */
-    private final Map<Long, ListingStamp> listed = new ConcurrentHashMap<>();
-
-    private record ListingStamp(long storeSize, FileTime modified) {}
+    /** Per directory inode: the fingerprint of the listing the kernel was last given. */
+    private final Map<Long, Long> listed = new ConcurrentHashMap<>();
+    /** How to tell the kernel to drop what it caches; none until the session attaches it. */
+    private volatile Invalidation invalidation;
 
     private record ReadHandle(SeekableByteChannel channel) {}
 
-    /** An open directory: its entries, listed at the first readdir (offset 0) and served by offset. */
+    /** An open directory: its entries, listed at opendir and served by offset; listed again at a rewind. */
     private static final class DirHandle {
         volatile List<Map.Entry<String, BasicFileAttributes>> entries;
+        volatile boolean served;
+
+        DirHandle(List<Map.Entry<String, BasicFileAttributes>> entries) {
+            this.entries = entries;
+        }
     }
 
     /**
@@ -90,6 +97,11 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         List<String> views = new ArrayList<>(new TreeSet<>(root.getFileSystem().supportedFileAttributeViews()));
         views.remove("basic");
         this.xattrViews = List.copyOf(views);
+    }
+
+    @Override
+    public void attach(Invalidation invalidation) {
+        this.invalidation = invalidation;
     }
 
     /** Inodes the kernel currently knows (the root included): what {@code forget} frees. */
@@ -226,24 +238,43 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 r.error(Errno.ENOTDIR);
                 return;
             }
+            List<Map.Entry<String, BasicFileAttributes>> entries = list(p);
             boolean keep = false;
             if (cacheContents) {
-                ListingStamp now = new ListingStamp(storeSize(), a.lastModifiedTime());
-                keep = now.equals(listed.put(ino, now));
+                long now = fingerprint(entries);
+                Long before = listed.put(ino, now);
+                keep = before != null && before == now;
+                if (before != null && !keep) {
+                    grown(ino);
+                }
             }
             long fh = nextHandle.getAndIncrement();
-            handles.put(fh, new DirHandle());
+            handles.put(fh, new DirHandle(entries));
             r.opened(fh, keep, cacheContents);
         });
     }
 
-    private long storeSize() {
-        try {
-            FileStore store = Files.getFileStore(root);
-            return store.getTotalSpace();
-        } catch (IOException | RuntimeException e) {
-            return -1;
+    /**
+     * A directory whose listing the kernel cached has changed (a live container grew): its cached
+     * attributes (size, times) go too. The new listing itself reaches the kernel because this open does
+     * not keep the cache, and new names are looked up (missing names are never cached). Committed units
+     * never change and never go away, so no cached entry of a child needs dropping.
+     */
+    private void grown(long ino) {
+        Invalidation inv = invalidation;
+        if (inv != null) {
+            inv.invalidateInode(ino);
         }
+    }
+
+    /** Names, types and sizes of a listing, hashed: equal listings give equal values. */
+    private static long fingerprint(List<Map.Entry<String, BasicFileAttributes>> entries) {
+        long h = entries.size();
+        for (Map.Entry<String, BasicFileAttributes> e : entries) {
+            h = h * 0x9E3779B97F4A7C15L + e.getKey().hashCode();
+            h = h * 0x9E3779B97F4A7C15L + (e.getValue().isDirectory() ? -1 : e.getValue().size());
+        }
+        return h;
     }
 
     @Override
@@ -255,10 +286,11 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 return;
             }
             List<Map.Entry<String, BasicFileAttributes>> entries = dh.entries;
-            if (entries == null || offset == 0) {
-                entries = list(resolve(dir.path()));
+            if (offset == 0 && dh.served) {
+                entries = list(resolve(dir.path())); // rewinddir: listed afresh
                 dh.entries = entries;
             }
+            dh.served = true;
             // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it
             for (long i = offset; i < entries.size() + 2L; i++) {
                 boolean added;

@@ -5,6 +5,7 @@ import static org.containerfs.fuse.FuseTestSupport.sh;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,16 +18,19 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.containerfs.fuse.CorpusFormat.Expected;
 import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.MountCommand.Engine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every container of every corpus in {@link CorpusFormat#ALL}, mounted read-only and walked by the
- * real tools: find, stat, sha256sum of every file against the manifest (cat of an unreadable record
- * must fail with EIO), cp -r of the whole tree, getfattr -d of a record against the provider's view.
- * A container the provider refuses to open (a damaged file header) must make the mount fail cleanly.
+ * Every container of every corpus in {@link CorpusFormat#ALL}, mounted read-only by each engine and
+ * walked by the real tools: find (files against the manifest, directories against a walk of the same
+ * container through NIO), stat, sha256sum of every file against the manifest (cat of an unreadable
+ * record must fail with EIO), cp -r of the whole tree, getfattr -d of every file against the
+ * provider's view, ENOTSUP for security.selinux. A container the provider refuses to open (a damaged
+ * file header) must make the mount fail cleanly.
  */
 class CorpusThroughMountTest {
     @TempDir
@@ -40,10 +44,12 @@ class CorpusThroughMountTest {
     @TestFactory
     Stream<DynamicTest> everyCorpusContainer() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
-        for (CorpusFormat format : CorpusFormat.ALL) {
-            for (Path container : format.containers()) {
-                tests.add(DynamicTest.dynamicTest(format.name() + "/" + container.getFileName(),
-                        () -> checkContainer(format, container)));
+        for (Engine engine : Engine.values()) {
+            for (CorpusFormat format : CorpusFormat.ALL) {
+                for (Path container : format.containers()) {
+                    tests.add(DynamicTest.dynamicTest(engine + " " + format.name() + "/" + container.getFileName(),
+                            () -> checkContainer(engine, format, container)));
+                }
             }
         }
         return tests.stream();
@@ -53,8 +59,9 @@ class CorpusThroughMountTest {
      * A container the provider refuses: the mount command fails with exit code 1 and one line naming
      * the file and the reason, and leaves nothing mounted.
      */
-    private static void assertMountRefused(Path container, Path mp, String reason) throws Exception {
-        Result r = FuseTestSupport.mountCommand(java.time.Duration.ofSeconds(30), mp, container.toString(), mp.toString());
+    private static void assertMountRefused(Engine engine, Path container, Path mp, String reason) throws Exception {
+        Result r = FuseTestSupport.mountCommand(java.time.Duration.ofSeconds(30), mp, container.toString(), mp.toString(),
+                "--engine=" + engine);
         assertThat(r.exit()).as("exit code of mounting %s; stderr %s", container, r.stderr()).isEqualTo(1);
         assertThat(r.stderr()).startsWith("containerfs mount: cannot open " + container + ": ")
                 .contains(reason).doesNotContain("Exception");
@@ -63,16 +70,16 @@ class CorpusThroughMountTest {
         assertThat(FuseSession.isMounted(mp)).isFalse();
     }
 
-    private void checkContainer(CorpusFormat format, Path container) throws Exception {
+    private void checkContainer(Engine engine, CorpusFormat format, Path container) throws Exception {
         Map<String, Expected> expected = format.expected(container);
-        Path work = Files.createTempDirectory(tmp, format.name());
+        Path work = Files.createTempDirectory(tmp, engine + "-" + format.name());
         Path mp = Files.createDirectory(work.resolve("mnt"));
         String refusal = format.refusal(container);
         if (refusal != null) {
-            assertMountRefused(container, mp, refusal);
+            assertMountRefused(engine, container, mp, refusal);
             return;
         }
-        try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false)) {
             // find: exactly the manifest's files
             Result find = sh("find", mp.toString(), "-type", "f").ok();
             TreeSet<String> found = new TreeSet<>();
@@ -85,6 +92,11 @@ class CorpusThroughMountTest {
                 emptyDirs.add(line.substring(mp.toString().length()));
             }
             assertThat(emptyDirs).as("empty directories under the mount").isEqualTo(format.emptyDirectories(container));
+            TreeSet<String> dirs = new TreeSet<>();
+            for (String line : sh("find", mp.toString(), "-mindepth", "1", "-type", "d").ok().lines()) {
+                dirs.add(line.substring(mp.toString().length()));
+            }
+            assertThat(dirs).as("directories under the mount").isEqualTo(nioDirectories(m.fs));
 
             // statfs: the store is the container file, in 4 KiB blocks
             assertThat(sh("stat", "-f", "-c", "%S %b", mp.toString()).ok().out().trim())
@@ -141,24 +153,41 @@ class CorpusThroughMountTest {
                 }
             }
 
-            // getfattr -d -e hex on the first record: user.<view>.<name> = the provider's attribute
-            String first = expected.keySet().iterator().next();
-            Map<String, Object> attributes = Files.readAttributes(m.fs.getPath(first), format.name() + ":*");
-            Map<String, String> wanted = new TreeMap<>();
-            attributes.forEach((k, v) -> wanted.put("user." + format.name() + "." + k,
-                    "0x" + HexFormat.of().formatHex(expectedXattr(v))));
-            Result getfattr = sh("getfattr", "-d", "-e", "hex", m.path(first).toString()).ok();
-            Map<String, String> shown = new TreeMap<>();
-            for (String line : getfattr.lines()) {
+            // getfattr -d -e hex of every file: user.<view>.<name> = the provider's attribute
+            Map<String, Map<String, String>> wanted = new TreeMap<>();
+            List<String> getfattrCmd = new ArrayList<>(List.of("getfattr", "-d", "-e", "hex", "--absolute-names"));
+            for (String p : expected.keySet()) {
+                Map<String, String> attributes = new TreeMap<>();
+                Files.readAttributes(m.fs.getPath(p), format.name() + ":*").forEach((k, v) -> attributes.put(
+                        "user." + format.name() + "." + k, "0x" + HexFormat.of().formatHex(expectedXattr(v))));
+                wanted.put(m.path(p).toString(), attributes);
+                getfattrCmd.add(m.path(p).toString());
+            }
+            Map<String, Map<String, String>> shown = new TreeMap<>();
+            wanted.keySet().forEach(f -> shown.put(f, new TreeMap<>()));
+            Map<String, String> current = null;
+            for (String line : FuseTestSupport.run(java.time.Duration.ofSeconds(60), getfattrCmd).ok().lines()) {
                 int eq = line.indexOf('=');
-                if (line.startsWith("user.") && eq > 0) {
-                    shown.put(line.substring(0, eq), line.substring(eq + 1));
-                } else if (line.startsWith("user.")) {
-                    shown.put(line, "0x"); // an empty value is printed without '='
+                if (line.startsWith("# file: ")) {
+                    current = shown.get(line.substring("# file: ".length()));
+                } else if (line.startsWith("user.") && current != null) {
+                    // an empty value is printed without '='
+                    current.put(eq > 0 ? line.substring(0, eq) : line, eq > 0 ? line.substring(eq + 1) : "0x");
                 }
             }
-            assertThat(shown).as("getfattr -d of %s", first).isEqualTo(wanted);
+            assertThat(shown).as("getfattr -d").isEqualTo(wanted);
+            assertThat(sh("getfattr", "-n", "security.selinux", m.path(expected.keySet().iterator().next()).toString())
+                    .stderr()).as("security.* is never there").contains("Operation not supported");
         }
+    }
+
+    /** The directories of a walk of the container through NIO, as tree paths (the root left out). */
+    private static TreeSet<String> nioDirectories(FileSystem fs) throws IOException {
+        TreeSet<String> dirs = new TreeSet<>();
+        try (Stream<Path> all = Files.walk(fs.getPath("/"))) {
+            all.filter(p -> p.getNameCount() > 0 && Files.isDirectory(p)).forEach(p -> dirs.add(p.toString()));
+        }
+        return dirs;
     }
 
     /** What getfattr must show for an attribute value: bytes raw, arrays element by element, the rest as text. */

@@ -15,6 +15,9 @@ import java.util.Map;
 import org.containerfs.g3.G3FileSystemProvider;
 import org.containerfs.gsd.GsdFileSystemProvider;
 import org.containerfs.scda.ScdaFileSystemProvider;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Read-only mounts of GSD, G3 and scda containers that a writer (a provider instance of its own,
  * standing for another process) appends to: a unit being written stays invisible, a committed one
- * shows on a new ls within a second. The LIME case is {@link LiveGrowthTest}.
+ * shows on a new ls within a second, through either engine. The LIME case is {@link LiveGrowthTest}.
  */
 class FormatLiveGrowthTest {
     private static final Duration WITHIN = Duration.ofSeconds(1);
@@ -35,19 +38,6 @@ class FormatLiveGrowthTest {
         FuseTestSupport.requireFuse();
     }
 
-    private static Duration awaitListed(Path directory, String name) throws InterruptedException {
-        long start = System.nanoTime();
-        long deadline = start + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            FuseTestSupport.Result ls = sh("ls", directory.toString());
-            if (ls.exit() == 0 && ls.lines().contains(name)) {
-                return Duration.ofNanos(System.nanoTime() - start);
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError(name + " never appeared in ls " + directory);
-    }
-
     private Path copy(CorpusFormat format, String file) throws Exception {
         Path container = dir.resolve(file);
         Files.copy(format.corpusFile(file), container);
@@ -58,11 +48,12 @@ class FormatLiveGrowthTest {
         return provider.newFileSystem(container, Map.of("accessMode", "readWrite"));
     }
 
-    @Test
-    void gsdFrameAppearsOnceCommitted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void gsdFrameAppearsOnceCommitted(Engine engine) throws Exception {
         Path container = copy(new CorpusFormat.Gsd(), "hoomd_trajectory.gsd");
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false);
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false);
                 FileSystem w = writer(new GsdFileSystemProvider(), container)) {
             assertThat(sh("ls", mp.toString()).ok().lines()).hasSize(12);
             long size = Files.size(container);
@@ -76,16 +67,17 @@ class FormatLiveGrowthTest {
                 assertThat(Files.exists(reader.getPath("/12"))).isFalse();
             }
             Files.setAttribute(w.getPath("/12"), "gsd:commit", true);
-            assertThat(awaitListed(mp, "12")).isLessThan(WITHIN);
+            assertThat(FuseTestSupport.awaitListed(mp, "12")).isLessThan(WITHIN);
             assertThat(sh("cat", mp + "/12/live").ok().out()).isEqualTo("frame twelve");
         }
     }
 
-    @Test
-    void g3FrameAppearsOnceCommitted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void g3FrameAppearsOnceCommitted(Engine engine) throws Exception {
         Path container = copy(new CorpusFormat.G3(), "simple-types.g3");
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false);
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false);
                 FileSystem w = writer(new G3FileSystemProvider(), container)) {
             assertThat(sh("ls", mp.toString()).ok().lines()).hasSize(4);
             byte[] blob = Files.readAllBytes(w.getPath("/000001.Scan/Az"));
@@ -93,16 +85,17 @@ class FormatLiveGrowthTest {
             Files.write(w.getPath("/000004.Scan/Az"), blob);
             assertThat(sh("ls", mp.toString()).ok().lines()).hasSize(4);
             Files.setAttribute(w.getPath("/000004.Scan"), "g3:commit", true);
-            assertThat(awaitListed(mp, "000004.Scan")).isLessThan(WITHIN);
+            assertThat(FuseTestSupport.awaitListed(mp, "000004.Scan")).isLessThan(WITHIN);
             assertThat(sh("sha256sum", mp + "/000004.Scan/Az").ok().out()).startsWith(FuseTestSupport.sha256(blob));
         }
     }
 
-    @Test
-    void scdaSectionAppearsOnceCommitted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void scdaSectionAppearsOnceCommitted(Engine engine) throws Exception {
         Path container = copy(new CorpusFormat.Scda(), "all_types.scda");
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false);
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false);
                 FileSystem w = writer(new ScdaFileSystemProvider(), container)) {
             assertThat(sh("ls", mp.toString()).ok().lines()).hasSize(3);
             long size = Files.size(container);
@@ -112,7 +105,7 @@ class FormatLiveGrowthTest {
             assertThat(Files.size(container)).as("the uncommitted section is in the file").isGreaterThan(size);
             assertThat(sh("ls", mp.toString()).ok().lines()).hasSize(3);
             open.close();
-            assertThat(awaitListed(mp, "0003.B.live")).isLessThan(WITHIN);
+            assertThat(FuseTestSupport.awaitListed(mp, "0003.B.live")).isLessThan(WITHIN);
             assertThat(sh("cat", mp + "/0003.B.live").ok().out()).isEqualTo("a block still being written\n");
         }
     }

@@ -6,10 +6,12 @@ import static org.containerfs.fuse.FuseTestSupport.sh;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.MountCommand.Engine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the shell gets when it tries to change what a container holds, for every format: EACCES on a
- * --rw mount (only appends are allowed), EROFS on a read-only one; the container file stays
+ * --rw mount (only appends are allowed), EROFS on a read-only one (either engine); the container file stays
  * byte-identical (sha256 before and after, also after unmounting). The LIME case is
  * {@link WritableMountTest}.
  */
@@ -81,17 +83,18 @@ class FormatRefusedWritesThroughMountTest {
 
     @TestFactory
     Stream<DynamicTest> readOnlyMountsRefuseEveryChangeWithErofs() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.format().name() + "/" + c.file(), () -> {
+        return Arrays.stream(Engine.values()).flatMap(engine -> CASES.stream().map(c -> DynamicTest.dynamicTest(
+                engine + " " + c.format().name() + "/" + c.file(), () -> {
             Path container = copy(c);
             String before = FuseTestSupport.sha256(container);
             Path mp = container.resolveSibling("mnt");
-            try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+            try (InProcessMount m = InProcessMount.mount(engine, container, mp, false)) {
                 tryMutations(mp, c, "Read-only file system");
                 assertRefused(sh("touch", mp + "/new"), "Read-only file system", "touch of a new file");
                 assertThat(FuseTestSupport.sha256(container)).isEqualTo(before);
             }
             assertThat(FuseTestSupport.sha256(container)).as("after unmounting").isEqualTo(before);
-        }));
+        })));
     }
 
     @TestFactory

@@ -238,4 +238,18 @@ final class FuseTestSupport {
                 "--enable-native-access=ALL-UNNAMED", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"));
     }
+
+    /** Polls ls of {@code directory} until it lists {@code name} (10 s at the most); how long that took. */
+    static Duration awaitListed(Path directory, String name) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            Result ls = sh("ls", directory.toString());
+            if (ls.exit() == 0 && ls.lines().contains(name)) {
+                return Duration.ofNanos(System.nanoTime() - start);
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError(name + " never appeared in ls " + directory);
+    }
 }

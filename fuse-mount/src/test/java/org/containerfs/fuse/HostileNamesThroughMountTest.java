@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.containerfs.fuse.MountCommand.Engine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,9 +64,11 @@ class HostileNamesThroughMountTest {
         return out;
     }
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource({"keys.g3, /000000.Scan", "chunks.gsd, /0", "types.lime, /msg01"})
-    void copyingTheMountWritesOnlyIntoTheTargetUnderTheEncodedNames(String name, String directory) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"highlevel, keys.g3, /000000.Scan", "highlevel, chunks.gsd, /0", "highlevel, types.lime, /msg01",
+            "lowlevel, keys.g3, /000000.Scan", "lowlevel, chunks.gsd, /0", "lowlevel, types.lime, /msg01"})
+    void copyingTheMountWritesOnlyIntoTheTargetUnderTheEncodedNames(Engine engine, String name, String directory)
+            throws Exception {
         Path container = CorpusFormat.corpusRoot().resolve("names").resolve(name);
         Map<String, byte[]> expected;
         TreeSet<String> directoryNames = new TreeSet<>();
@@ -82,7 +85,7 @@ class HostileNamesThroughMountTest {
         Path target = Files.createDirectory(parent.resolve("target"));
         List<String> before = listing(parent, target);
         Path mp = Files.createDirectory(tmp.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false)) {
             assertThat(new TreeSet<>(sh("ls", "-A", m.path(directory).toString()).ok().lines()))
                     .as("ls of %s", directory).isEqualTo(directoryNames);
             TreeSet<String> found = new TreeSet<>();

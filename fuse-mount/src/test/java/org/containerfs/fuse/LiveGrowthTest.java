@@ -14,8 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,27 +32,14 @@ class LiveGrowthTest {
         FuseTestSupport.requireFuse();
     }
 
-    /** Polls ls until it lists {@code name}; returns how long that took. */
-    private static Duration awaitListed(Path dir, String name) throws InterruptedException {
-        long start = System.nanoTime();
-        long deadline = start + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            FuseTestSupport.Result ls = sh("ls", dir.toString());
-            if (ls.exit() == 0 && ls.lines().contains(name)) {
-                return Duration.ofNanos(System.nanoTime() - start);
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError(name + " never appeared in ls " + dir);
-    }
-
-    @Test
-    void newRecordsAppearOnANewLsWithinASecond(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void newRecordsAppearOnANewLsWithinASecond(Engine engine, @TempDir Path dir) throws Exception {
         Path container = dir.resolve("live.lime");
         Files.copy(new CorpusFormat.Lime().containers().stream()
                 .filter(p -> p.getFileName().toString().startsWith("s02_")).findFirst().orElseThrow(), container);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(container, mp);
+        try (MountProcess m = MountProcess.start(container, mp, "--engine=" + engine);
                 FileSystem writer = ParallelReadersTest.lime().newFileSystem(container, Map.of("accessMode", "readWrite"))) {
             assertThat(sh("ls", mp.toString()).ok().lines()).containsExactly("msg01", "msg02", "msg03");
 
@@ -58,7 +47,7 @@ class LiveGrowthTest {
             try (OutputStream out = Files.newOutputStream(writer.getPath("/msg04/rec01.step-1"))) {
                 out.write("frame 1\n".getBytes());
             }
-            assertThat(awaitListed(mp, "msg04")).isLessThan(WITHIN);
+            assertThat(FuseTestSupport.awaitListed(mp, "msg04")).isLessThan(WITHIN);
             assertThat(sh("ls", mp + "/msg04").ok().lines()).containsExactly("rec01.step-1");
 
             // A record being written (bytes streamed, header not yet committed) is not shown...
@@ -68,7 +57,7 @@ class LiveGrowthTest {
             assertThat(sh("ls", mp + "/msg04").ok().lines()).containsExactly("rec01.step-1");
             // ...and appears once committed, although the commit does not change the file size.
             open.close();
-            assertThat(awaitListed(mp.resolve("msg04"), "rec02.step-2")).isLessThan(WITHIN);
+            assertThat(FuseTestSupport.awaitListed(mp.resolve("msg04"), "rec02.step-2")).isLessThan(WITHIN);
             assertThat(sh("cat", mp + "/msg04/rec02.step-2").ok().out()).isEqualTo("frame 2 of 16 b\n");
             assertThat(sh("cat", mp + "/msg04/rec01.step-1").ok().out()).isEqualTo("frame 1\n");
             assertThat(sh("ls", mp.toString()).ok().lines()).isEqualTo(List.of("msg01", "msg02", "msg03", "msg04"));

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
 import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.MountCommand.Engine;
 import org.containerfs.fuse.lowlevel.LowLevelSession.Op;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,22 +53,22 @@ class LowLevelMountTest {
         int directories = MESSAGES + 1;
         int files = MESSAGES * RECORDS_PER_MESSAGE;
         Path mp = Files.createDirectory(dir.resolve("requests"));
-        try (LowLevelTestMount m = LowLevelTestMount.mount(container, mp)) {
+        try (InProcessMount m = InProcessMount.mount(Engine.lowlevel, container, mp, false)) {
             FuseTestSupport.sh("stat", m.mountPoint.toString()).ok();
-            Map<Op, Long> before = settled(m.mount);
+            Map<Op, Long> before = settled(m.lowLevel());
             assertThat(lsMinusLr(m)).isEqualTo(files);
-            Map<Op, Long> first = RequestCounts.minus(settled(m.mount), before);
+            Map<Op, Long> first = RequestCounts.minus(settled(m.lowLevel()), before);
             assertThat(first.getOrDefault(Op.LOOKUP, 0L)).as("LOOKUP per file? %s", first).isLessThanOrEqualTo(2);
             assertThat(first.getOrDefault(Op.GETATTR, 0L)).as("GETATTR per file? %s", first).isLessThanOrEqualTo(2);
             assertThat(first.getOrDefault(Op.READDIRPLUS, 0L)).as("%s", first).isBetween((long) directories,
                     2L * directories);
             assertThat(first.getOrDefault(Op.GETXATTR, 0L)).as("%s", first).isLessThanOrEqualTo(4);
-            assertThat(m.mount.operations().knownInodes()).as("every listed entry is known to the kernel")
+            assertThat(m.lowLevel().operations().knownInodes()).as("every listed entry is known to the kernel")
                     .isGreaterThanOrEqualTo(files + directories);
 
-            Map<Op, Long> beforeAgain = settled(m.mount);
+            Map<Op, Long> beforeAgain = settled(m.lowLevel());
             assertThat(lsMinusLr(m)).isEqualTo(files);
-            Map<Op, Long> again = RequestCounts.minus(settled(m.mount), beforeAgain);
+            Map<Op, Long> again = RequestCounts.minus(settled(m.lowLevel()), beforeAgain);
             assertThat(again.getOrDefault(Op.READDIRPLUS, 0L) + again.getOrDefault(Op.READDIR, 0L))
                     .as("listings served from the kernel's cache: %s", again).isZero();
             assertThat(again.getOrDefault(Op.OPENDIR, 0L)).as("%s", again).isEqualTo(directories);
@@ -79,23 +80,54 @@ class LowLevelMountTest {
     @Test
     void forgottenInodesAreFreed() throws Exception {
         Path mp = Files.createDirectory(dir.resolve("forget"));
-        try (LowLevelTestMount m = LowLevelTestMount.mount(container, mp)) {
+        try (InProcessMount m = InProcessMount.mount(Engine.lowlevel, container, mp, false)) {
             assertThat(lsMinusLr(m)).isEqualTo(MESSAGES * RECORDS_PER_MESSAGE);
-            int known = m.mount.operations().knownInodes();
+            int known = m.lowLevel().operations().knownInodes();
             assertThat(known).isGreaterThan(MESSAGES * RECORDS_PER_MESSAGE);
             Result drop = FuseTestSupport.sh("sh", "-c", "sync; echo 2 > /proc/sys/vm/drop_caches");
             Assumptions.assumeTrue(drop.exit() == 0, "dropping the kernel's caches needs root: " + drop.stderr());
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (m.mount.operations().knownInodes() > MESSAGES && System.nanoTime() < deadline) {
+            while (m.lowLevel().operations().knownInodes() > MESSAGES && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertThat(m.mount.operations().knownInodes()).as("inodes after the kernel dropped its caches (%d before)",
+            assertThat(m.lowLevel().operations().knownInodes()).as("inodes after the kernel dropped its caches (%d before)",
                     known).isLessThanOrEqualTo(MESSAGES);
-            assertThat(m.mount.requestCounts().getOrDefault(Op.FORGET, 0L)
-                    + m.mount.requestCounts().getOrDefault(Op.FORGET_MULTI, 0L)).isPositive();
+            assertThat(m.lowLevel().requestCounts().getOrDefault(Op.FORGET, 0L)
+                    + m.lowLevel().requestCounts().getOrDefault(Op.FORGET_MULTI, 0L)).isPositive();
             // forgotten names are looked up afresh (a new inode number or a reused one with a new generation)
             assertThat(FuseTestSupport.sh("cat", m.path("/msg02/rec03.bin").toString()).ok().stdout())
                     .isEqualTo(ByteBuffer.allocate(16).putInt(2).putInt(3).array());
+        }
+    }
+
+    /**
+     * A live container that grows: the next opendir finds another listing, so the kernel drops its cached
+     * listing and is told to drop the directory's cached attributes (notify_inval_inode): stat of the
+     * directory through the mount then agrees with the provider's, within the 3600 s attribute timeout.
+     */
+    @Test
+    void growthInvalidatesTheDirectorysCachedAttributes() throws Exception {
+        Path live = Files.copy(container, dir.resolve("live.lime"));
+        Path mp = Files.createDirectory(dir.resolve("growth"));
+        try (InProcessMount m = InProcessMount.mount(Engine.lowlevel, live, mp, false)) {
+            String before = FuseTestSupport.sh("stat", "-c", "%s %Y %h", m.mountPoint.toString()).ok().out();
+            assertThat(FuseTestSupport.sh("ls", m.mountPoint.toString()).ok().lines()).hasSize(MESSAGES);
+            Thread.sleep(1100); // a modification time one second later, should the directory's change
+            try (FileSystem writer = ParallelReadersTest.lime().newFileSystem(live, Map.of("accessMode", "readWrite"))) {
+                Path message = Files.createDirectory(writer.getPath(String.format("/msg%02d", MESSAGES + 1)));
+                Files.write(message.resolve("rec01.bin"), new byte[16]);
+            }
+            FuseTestSupport.awaitListed(m.mountPoint, String.format("msg%02d", MESSAGES + 1));
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(m.fs.getPath("/"),
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            String wanted = a.size() + " " + a.lastModifiedTime().toInstant().getEpochSecond();
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            String after = FuseTestSupport.sh("stat", "-c", "%s %Y", m.mountPoint.toString()).ok().out().strip();
+            while (!after.equals(wanted) && System.nanoTime() < deadline) {
+                Thread.sleep(50); // the notification is sent from a thread of its own
+                after = FuseTestSupport.sh("stat", "-c", "%s %Y", m.mountPoint.toString()).ok().out().strip();
+            }
+            assertThat(after).as("stat of the grown root (before: %s)", before).isEqualTo(wanted);
         }
     }
 
@@ -138,7 +170,7 @@ class LowLevelMountTest {
                 "ro,default_permissions,auto_unmount,fsname=/data/a\\,b.lime,subtype=containerfs,allow_other");
     }
 
-    private static long lsMinusLr(LowLevelTestMount m) {
+    private static long lsMinusLr(InProcessMount m) {
         return FuseTestSupport.sh("ls", "-lR", m.mountPoint.toString()).ok().lines().stream()
                 .filter(l -> l.startsWith("-r")).count();
     }

@@ -18,6 +18,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.containerfs.fuse.CorpusFormat.Expected;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,10 +38,11 @@ class MountLifecycleTest {
                 .filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow();
     }
 
-    @Test
-    void sigkillOfTheMountProcessLeavesNoHungMountPoint(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void sigkillOfTheMountProcessLeavesNoHungMountPoint(Engine engine, @TempDir Path dir) throws Exception {
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(corpusFile("s08_"), mp)) {
+        try (MountProcess m = MountProcess.start(corpusFile("s08_"), mp, "--engine=" + engine)) {
             sh("ls", mp + "/msg02").ok();
             m.process.toHandle().destroyForcibly(); // SIGKILL: no shutdown hook runs; auto_unmount cleans up
             assertThat(m.process.waitFor(20, TimeUnit.SECONDS)).as("killed").isTrue();
@@ -53,10 +57,11 @@ class MountLifecycleTest {
         }
     }
 
-    @Test
-    void sigtermUnmountsCleanly(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void sigtermUnmountsCleanly(Engine engine, @TempDir Path dir) throws Exception {
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(corpusFile("s08_"), mp)) {
+        try (MountProcess m = MountProcess.start(corpusFile("s08_"), mp, "--engine=" + engine)) {
             sh("cat", mp + "/msg02/rec04.ildg-binary-data").ok();
             m.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
             int exit = m.awaitExit(Duration.ofSeconds(20));
@@ -91,13 +96,15 @@ class MountLifecycleTest {
         }
     }
 
-    @Test
-    void umountWhileAReaderIsActiveIsRefusedThenLazyDetachesAndTheReaderFinishes(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void umountWhileAReaderIsActiveIsRefusedThenLazyDetachesAndTheReaderFinishes(Engine engine, @TempDir Path dir)
+            throws Exception {
         Path container = corpusFile("s13_");
         Map<String, Expected> rows = new CorpusFormat.Lime().expected(container);
         Expected big = rows.values().stream().filter(e -> e.size() == 70001).findFirst().orElseThrow();
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(container, mp)) {
+        try (MountProcess m = MountProcess.start(container, mp, "--engine=" + engine)) {
             // The reader opens the record, then waits for a line before reading it.
             Process reader = new ProcessBuilder("sh", "-c", "exec 3<\"$1\" && echo open && read go && sha256sum <&3",
                     "sh", mp + big.path()).start();
@@ -133,11 +140,12 @@ class MountLifecycleTest {
         }
     }
 
-    @Test
-    void backgroundMountReturnsOnceMountedAndEndsOnUmount(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void backgroundMountReturnsOnceMountedAndEndsOnUmount(Engine engine, @TempDir Path dir) throws Exception {
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         List<String> cmd = new ArrayList<>(FuseTestSupport.javaCommand());
-        cmd.addAll(List.of(FuseMain.class.getName(), "mount", "--background", "--log", dir.resolve("mount.log").toString(),
+        cmd.addAll(List.of(FuseMain.class.getName(), "mount", "--engine=" + engine, "--background", "--log", dir.resolve("mount.log").toString(),
                 corpusFile("s03_").toString(), mp.toString()));
         FuseTestSupport.Result started = FuseTestSupport.run(Duration.ofSeconds(90), cmd).ok();
         assertThat(FuseSession.isMounted(mp)).isTrue();

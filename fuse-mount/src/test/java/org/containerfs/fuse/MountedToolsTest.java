@@ -16,10 +16,12 @@ import java.util.stream.Stream;
 import org.containerfs.fuse.CorpusFormat.Expected;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
 import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -41,8 +43,9 @@ class MountedToolsTest {
         return Files.copy(format.corpusFile(name), dir.resolve(name));
     }
 
-    @Test
-    void blocksAreTheBytesAndTarSparseRoundTripsEveryRecord() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void blocksAreTheBytesAndTarSparseRoundTripsEveryRecord(Engine engine) throws Exception {
         CorpusFormat.Lime lime = new CorpusFormat.Lime();
         Path container = lime.containers().stream().filter(p -> p.getFileName().toString().startsWith("s13_"))
                 .findFirst().orElseThrow();
@@ -50,7 +53,7 @@ class MountedToolsTest {
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         Path archive = dir.resolve("sparse.tar");
         Path out = Files.createDirectory(dir.resolve("out"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false)) {
             for (Expected e : rows.values()) {
                 String blocks = sh("stat", "-c", "%b %B", m.path(e.path()).toString()).ok().out().trim();
                 assertThat(blocks).as("st_blocks of %s (%d bytes)", e.path(), e.size())
@@ -216,16 +219,18 @@ class MountedToolsTest {
         }
     }
 
-    @Test
-    void aNonEmptyMountPointIsRefusedUnlessNonemptyIsGiven() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aNonEmptyMountPointIsRefusedUnlessNonemptyIsGiven(Engine engine) throws Exception {
         Path container = new CorpusFormat.Lime().containers().get(0);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         Files.writeString(mp.resolve("keep.txt"), "mine");
-        Result refused = FuseTestSupport.mountCommand(Duration.ofSeconds(60), mp, container.toString(), mp.toString());
+        Result refused = FuseTestSupport.mountCommand(Duration.ofSeconds(60), mp, container.toString(), mp.toString(),
+                "--engine=" + engine);
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(refused.stderr()).contains("is not empty").contains("-o nonempty");
         assertThat(FuseSession.isMounted(mp)).isFalse();
-        try (MountProcess m = MountProcess.start(container, mp, "-o", "nonempty")) {
+        try (MountProcess m = MountProcess.start(container, mp, "-o", "nonempty", "--engine=" + engine)) {
             assertThat(sh("ls", mp.toString()).ok().lines()).doesNotContain("keep.txt").contains("msg01");
             m.process.toHandle().destroy();
             assertThat(m.awaitExit(Duration.ofSeconds(20))).isZero();

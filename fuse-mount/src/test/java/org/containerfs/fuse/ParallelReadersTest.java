@@ -54,10 +54,10 @@ class ParallelReadersTest {
                 assertThat(result.out()).startsWith(want);
             }
             // RELEASE reaches the mount after close() has returned (asynchronously): give it a moment
-            for (int i = 0; i < 100 && m.session.operations().openHandles() > 0; i++) {
+            for (int i = 0; i < 100 && m.highLevel().operations().openHandles() > 0; i++) {
                 Thread.sleep(20);
             }
-            assertThat(m.session.operations().openHandles()).isZero();
+            assertThat(m.highLevel().operations().openHandles()).isZero();
         }
     }
 }

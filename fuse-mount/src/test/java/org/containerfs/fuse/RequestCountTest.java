@@ -45,7 +45,7 @@ class RequestCountTest {
         int files = MESSAGES * RECORDS_PER_MESSAGE;
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
-            NioFuseOperations ops = m.session.operations();
+            NioFuseOperations ops = m.highLevel().operations();
             FuseTestSupport.sh("ls", m.mountPoint.toString()).ok(); // the mount answers; its root is known
             for (String round : new String[] {"first", "again"}) {
                 Map<Operation, Long> before = settled(ops);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.containerfs.fuse.MountCommand.Engine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -61,16 +62,17 @@ class SignalDuringStartupTest {
 
     @TestFactory
     Stream<DynamicTest> aSignalAtAnyInstantEndsInAnUnmountedMountPoint() {
-        return CASES.stream().map(c -> DynamicTest.dynamicTest(c.toString(), () -> run(c)));
+        return java.util.Arrays.stream(Engine.values()).flatMap(engine -> CASES.stream()
+                .map(c -> DynamicTest.dynamicTest(engine + ": " + c, () -> run(engine, c))));
     }
 
-    private static void run(Case c) throws Exception {
+    private static void run(Engine engine, Case c) throws Exception {
         Path work = Files.createTempDirectory(tmp, "signal");
         Path mp = Files.createDirectory(work.resolve("mnt"));
         Path container = new CorpusFormat.Lime().containers().stream()
                 .filter(p -> p.getFileName().toString().startsWith("s03_")).findFirst().orElseThrow();
         List<String> cmd = new ArrayList<>(FuseTestSupport.javaCommand());
-        cmd.addAll(List.of(FuseMain.class.getName(), "mount", container.toString(), mp.toString()));
+        cmd.addAll(List.of(FuseMain.class.getName(), "mount", "--engine=" + engine, container.toString(), mp.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         CompletableFuture<String> output = text(p.getInputStream());
         try {

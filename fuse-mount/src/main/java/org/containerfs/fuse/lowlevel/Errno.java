@@ -4,6 +4,7 @@ package org.containerfs.fuse.lowlevel;
 public final class Errno {
     private Errno() {}
 
+    public static final int ENOENT = 2;
     public static final int EINTR = 4;
     public static final int EIO = 5;
     public static final int EBADF = 9;
@@ -15,5 +16,6 @@ public final class Errno {
     public static final int ENOSYS = 38;
     public static final int ENODATA = 61;
     public static final int ENOTSUP = 95;
+    public static final int ENOTCONN = 107;
     public static final int ESTALE = 116;
 }

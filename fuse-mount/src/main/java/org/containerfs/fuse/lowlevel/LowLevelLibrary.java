@@ -41,6 +41,7 @@ public final class LowLevelLibrary {
     final MethodHandle addDirentry;
     final MethodHandle addDirentryPlus;
     final MethodHandle free;
+    final MethodHandle notifyInvalInode;
     private final int version;
     private final String packageVersion;
 
@@ -79,6 +80,8 @@ public final class LowLevelLibrary {
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         addDirentryPlus = linker.downcallHandle(find(lib, "fuse_add_direntry_plus"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
+        notifyInvalInode = linker.downcallHandle(find(lib, "fuse_lowlevel_notify_inval_inode"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         free = linker.downcallHandle(linker.defaultLookup().find("free").orElseThrow(),
                 FunctionDescriptor.ofVoid(ADDRESS));
     }

@@ -6,6 +6,9 @@ package org.containerfs.fuse.lowlevel;
  * An exception thrown out of a method is answered EIO by the session (if nothing was answered yet).
  */
 public interface LowLevelOperations {
+    /** Given before the session starts: how to tell the kernel that something it caches changed. */
+    default void attach(Invalidation invalidation) {}
+
     /** The connection is set up: {@code connection} can still be adjusted. */
     default void init(Connection connection) {}
 

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * on a Java thread of this session. The threads end when the kernel ends the connection (unmounted by
  * anyone); {@link #close()} then unmounts what is left and frees the session and the stubs.
  */
-public final class LowLevelSession implements AutoCloseable {
+public final class LowLevelSession implements AutoCloseable, Invalidation {
     /** The kernel requests this engine serves, counted (FORGET_MULTI is one request for many inodes). */
     public enum Op {
         INIT, LOOKUP, FORGET, FORGET_MULTI, GETATTR, OPENDIR, READDIR, READDIRPLUS, RELEASEDIR, OPEN, READ, RELEASE,
@@ -48,6 +48,9 @@ public final class LowLevelSession implements AutoCloseable {
     private CountDownLatch running;
     private MemorySegment session = MemorySegment.NULL;
     private boolean closed;
+    /** Sends the kernel notifications ({@link Invalidation}) off the serving threads; null until mounted. */
+    private java.util.concurrent.ExecutorService notifier;
+    private volatile boolean notifying;
 
     private LowLevelSession(LowLevelLibrary lib, LowLevelOperations ops, Consumer<String> log) {
         this.lib = lib;
@@ -109,6 +112,13 @@ public final class LowLevelSession implements AutoCloseable {
             destroySession();
             throw new IOException("mounting at " + mountPoint + " failed (libfuse printed the cause on stderr, if any)");
         }
+        notifier = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "containerfs-fuse-notify");
+            t.setDaemon(true);
+            return t;
+        });
+        notifying = true;
+        ops.attach(this);
         running = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
             Thread t = new Thread(this::serve, "containerfs-fuse-" + i);
@@ -178,6 +188,7 @@ public final class LowLevelSession implements AutoCloseable {
             return;
         }
         closed = true;
+        stopNotifying();
         try {
             lib.sessionUnmount.invokeExact(session);
         } catch (Throwable t) {
@@ -185,6 +196,59 @@ public final class LowLevelSession implements AutoCloseable {
         }
         destroySession();
         arena.close();
+    }
+
+    @Override
+    public void invalidateInode(long ino) {
+        notify(() -> {
+            int rc = (int) lib.notifyInvalInode.invokeExact(session, ino, 0L, 0L);
+            return rc;
+        });
+    }
+
+    private interface Notification {
+        int send() throws Throwable;
+    }
+
+    /**
+     * Queues a notification. ENOENT (the kernel no longer knows the inode or name) and ENOTCONN (the
+     * connection is ending) mean there is nothing to drop; other failures are logged.
+     */
+    private void notify(Notification n) {
+        if (!notifying) {
+            return;
+        }
+        try {
+            notifier.execute(() -> {
+                if (!notifying) {
+                    return; // the session is being freed: its pointer must not be used
+                }
+                try {
+                    int rc = n.send();
+                    if (rc < 0 && rc != -Errno.ENOENT && rc != -Errno.ENOTCONN) {
+                        log.accept("a cache invalidation failed: errno " + -rc);
+                    }
+                } catch (Throwable t) {
+                    log.accept("a cache invalidation failed: " + t);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the session ends: the kernel's caches go with it
+        }
+    }
+
+    /** Pending notifications are sent or skipped before the session is freed. */
+    private void stopNotifying() {
+        if (notifier == null) {
+            return;
+        }
+        notifying = false;
+        notifier.shutdown();
+        try {
+            notifier.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void destroySession() {

@@ -145,13 +145,22 @@ class FileSourceTest {
                 List<Row> rows = spark.read().format("containerfs").load(ensemble.toString())
                         .where(col("container").endsWith("/beta=6.0/L=16/conf.2000.lime"))
                         .select(col("container"), input_file_name(), col("_metadata.file_path"),
-                                col("_metadata.file_size")).collectAsList();
+                                col("_metadata.file_size"), col("beta"), col("L"), col("path")).collectAsList();
                 assertThat(rows).as("columnar %s", columnar).hasSize(4).allMatch(r -> r.getString(0).equals(file.toUri().toString())
                         && r.getString(1).endsWith("/beta=6.0/L=16/conf.2000.lime")
-                        && r.getString(2).endsWith("/beta=6.0/L=16/conf.2000.lime") && r.getLong(3) > 0);
+                        && r.getString(2).endsWith("/beta=6.0/L=16/conf.2000.lime") && r.getLong(3) == fileSize(file)
+                        && r.getDouble(4) == 6.0 && r.getInt(5) == 16 && r.getString(6).startsWith("/msg01/rec0"));
             } finally {
                 spark.conf().unset(ContainerfsFileFormat.COLUMNAR_CONF);
             }
+        }
+    }
+
+    static long fileSize(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

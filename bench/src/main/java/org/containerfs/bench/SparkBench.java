@@ -105,7 +105,7 @@ public final class SparkBench {
                 queries.put("local[2] indexes only", () -> {
                     // every container opened and its tree listed, no record passing a pushed filter on the listed
                     // size: the listing without rows
-                    spark.read().format("containerfs").load(p).where(col("size").lt(0)).count();
+                    containerfs(spark, p).where(col("size").lt(0)).count();
                     return 0;
                 });
                 queries.put("local[2] binaryFile listing", () -> {
@@ -119,12 +119,19 @@ public final class SparkBench {
         }
     }
 
+    /** A read; the query run right after it on it is planned with the default (batches). */
     static Dataset<Row> containerfs(SparkSession spark, String path) {
+        spark.conf().unset("spark.containerfs.columnar");
         return spark.read().format("containerfs").load(path);
     }
 
+    /**
+     * A read; the query run right after it on it reads batches or rows as {@code columnar} says (a session
+     * setting, which Spark reads when it plans the query).
+     */
     static Dataset<Row> containerfs(SparkSession spark, String path, String columnar) {
-        return spark.read().format("containerfs").option("columnar", columnar).load(path);
+        spark.conf().set("spark.containerfs.columnar", columnar);
+        return spark.read().format("containerfs").load(path);
     }
 
     /** The listing query: path, size and container of every record, aggregated on the executors. */

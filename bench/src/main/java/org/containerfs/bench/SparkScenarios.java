@@ -16,7 +16,7 @@ import java.util.Map;
  * listing against Spark's {@code binaryFile} with content (what users read to get at records today). The
  * measuring runs in a child JVM ({@link SparkBench}) with Spark on its class path, which bench/run builds
  * and passes as {@code -Dcontainerfs.sparkClasspath}. Also: each query shape through column batches and
- * through rows (the data source's {@code columnar} option), and the floors under the listing (an empty job of as
+ * through rows (the session setting {@code spark.containerfs.columnar}), and the floors under the listing (an empty job of as
  * many tasks, every index listed with no row passing, {@code binaryFile} without content).
  */
 final class SparkScenarios implements FormatScenarios {

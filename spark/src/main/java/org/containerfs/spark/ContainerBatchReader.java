@@ -2,25 +2,27 @@ package org.containerfs.spark;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Reads a task's records as column batches (the {@link RecordCursor} does the walking), written straight into
+ * Reads the records of a container slice as column batches (the {@link RecordCursor} does the walking), written straight into
  * Spark's on-heap vectors, which are reused from batch to batch. A batch holds the records of one container
- * slice only, so {@code container} and {@code format} are one constant per batch, never a value per row; a
+ * slice only, so {@code container} and {@code format} are one constant per batch, never a value per row (as are
+ * the partition columns, the file's values from its directories, after the record columns); a
  * batch ends at {@code columnarBatchSize} records or, with content selected, once it holds
  * {@link #MAX_BATCH_CONTENT} bytes of it (large records never pile up in memory).
  */
-final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
+final class ContainerBatchReader implements SliceReader<ColumnarBatch> {
     /** A batch stops growing once its content reaches this (it always holds at least one record). */
     static final long MAX_BATCH_CONTENT = 32L << 20;
 
@@ -29,20 +31,26 @@ final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
     private final int batchSize;
     private final ColumnVector[] vectors;
     private final ColumnarBatch batch;
-    /** The cursor stands on a record that the last batch had no room for (another slice, or a full batch). */
+    /** The cursor stands on a record that the last batch had no room for (a full batch). */
     private boolean pending;
+    private boolean constantsSet;
 
-    ContainerBatchReader(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
-            RecordFilter filter) {
-        this.cursor = new RecordCursor(slices, conf, options, columns, filter);
+    ContainerBatchReader(ContainerSlice slice, Configuration conf, ReadOptions options, Column[] columns,
+            RecordFilter filter, StructType partitionSchema, InternalRow partitionValues) {
+        this.cursor = new RecordCursor(slice, conf, options, columns, filter);
         this.columns = columns;
         this.batchSize = options.columnarBatchSize;
-        this.vectors = new ColumnVector[columns.length];
+        this.vectors = new ColumnVector[columns.length + partitionSchema.length()];
         for (int c = 0; c < columns.length; c++) {
             Column column = columns[c];
             vectors[c] = column == Column.CONTAINER || column == Column.FORMAT
                     ? new ConstantColumnVector(batchSize, DataTypes.StringType)
                     : new OnHeapColumnVector(batchSize, Column.SCHEMA.fields()[column.ordinal()].dataType());
+        }
+        for (int p = 0; p < partitionSchema.length(); p++) {
+            ConstantColumnVector value = new ConstantColumnVector(batchSize, partitionSchema.fields()[p].dataType());
+            ColumnVectorUtils.populate(value, partitionValues, p);
+            vectors[columns.length + p] = value;
         }
         this.batch = new ColumnarBatch(vectors);
     }
@@ -53,14 +61,22 @@ final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
             return false;
         }
         pending = false;
-        int slice = cursor.sliceNumber();
         for (int c = 0; c < columns.length; c++) {
             switch (columns[c]) {
-                case CONTAINER -> ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.container());
-                case FORMAT -> ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.format());
+                case CONTAINER -> {
+                    if (!constantsSet) {
+                        ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.container());
+                    }
+                }
+                case FORMAT -> {
+                    if (!constantsSet) {
+                        ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.format());
+                    }
+                }
                 default -> ((WritableColumnVector) vectors[c]).reset();
             }
         }
+        constantsSet = true;
         int rows = 0;
         long content = 0;
         while (true) {
@@ -70,10 +86,6 @@ final class ContainerBatchReader implements PartitionReader<ColumnarBatch> {
                 break;
             }
             if (!cursor.next()) {
-                break;
-            }
-            if (cursor.sliceNumber() != slice) {
-                pending = true;
                 break;
             }
         }

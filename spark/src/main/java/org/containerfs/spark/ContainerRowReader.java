@@ -1,7 +1,6 @@
 package org.containerfs.spark;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -9,27 +8,35 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
-import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Reads a task's records as rows (the {@link RecordCursor} does the walking). Rows go through one reused
+ * Reads the records of a container slice as rows, the partition columns (the file's values from its
+ * directories) after the record columns (the {@link RecordCursor} does the walking). Rows go through one reused
  * {@link UnsafeProjection}: nothing per row but the row's own values. Used when the read asks for rows
- * ({@code columnar=false}); batches are the default ({@link ContainerReaderFactory#columnar}).
+ * (batches are the default: {@link ContainerfsFileFormat#supportBatch}).
  */
-final class ContainerRowReader implements PartitionReader<InternalRow> {
+final class ContainerRowReader implements SliceReader<InternalRow> {
     private final RecordCursor cursor;
     private final Column[] columns;
     private final GenericInternalRow values;
     private final UnsafeProjection projection;
     private InternalRow row;
 
-    ContainerRowReader(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
-            RecordFilter filter) {
-        this.cursor = new RecordCursor(slices, conf, options, columns, filter);
+    ContainerRowReader(ContainerSlice slice, Configuration conf, ReadOptions options, Column[] columns,
+            RecordFilter filter, StructType partitionSchema, InternalRow partitionValues) {
+        this.cursor = new RecordCursor(slice, conf, options, columns, filter);
         this.columns = columns;
-        this.values = new GenericInternalRow(columns.length);
-        this.projection = UnsafeProjection.create(Column.schemaOf(columns));
+        this.values = new GenericInternalRow(columns.length + partitionSchema.length());
+        StructType schema = Column.schemaOf(columns);
+        for (int p = 0; p < partitionSchema.length(); p++) {
+            StructField field = partitionSchema.fields()[p];
+            values.update(columns.length + p, partitionValues.get(p, field.dataType()));
+            schema = schema.add(field);
+        }
+        this.projection = UnsafeProjection.create(schema);
     }
 
     @Override

@@ -3,31 +3,29 @@ package org.containerfs.spark;
 import java.io.Serializable;
 
 /**
- * Part of one container a task reads: the whole container ({@code slices == 1}) or the {@code slice}-th of
- * {@code slices} equal record ranges (in file order) of a large one. The length and modification time are
- * those planning listed; the task opens the file with them (no second metadata request).
+ * The part of one container a task reads, as Spark's scan hands it over: the whole file, or the byte range
+ * {@code [start, end)} of a large one, whose records are those whose header lies in the range (each record is in
+ * exactly one range of a file, however Spark cut it). The length and modification time are those Spark's listing
+ * found; the task opens the file with them (no second metadata request).
  *
  * @param path the Hadoop path, qualified
- * @param container the container's URI as the {@code container} column shows it
- * @param firstFileInLoad the file is named as a member of a SIONlib multi-file set ({@code x.sion.000001}) whose
- *     first file ({@code x.sion}) is read by the same load: if it opens as such a member, its tasks come through
- *     the set, and it gives no rows of its own
+ * @param length the file's length
  */
-record ContainerSlice(String path, String container, long length, long modificationTime, int slice, int slices,
-        boolean firstFileInLoad) implements Serializable {
+record ContainerSlice(String path, long length, long modificationTime, long start, long end) implements Serializable {
 
-    /** The first record of this slice among {@code records}. */
-    long firstRecord(long records) {
-        return records * slice / slices;
+    /** Whether the range is the whole file (no record positions need to be known). */
+    boolean whole() {
+        return start <= 0 && end >= length;
     }
 
-    /** One past the last record of this slice among {@code records}. */
-    long endRecord(long records) {
-        return records * (slice + 1) / slices;
+    /** Whether a record whose header is at {@code position} (clamped into the file) belongs to this slice. */
+    boolean holds(long position) {
+        long p = Math.max(0, Math.min(position, Math.max(0, length - 1)));
+        return p >= start && (p < end || end >= length);
     }
 
     @Override
     public String toString() {
-        return slices == 1 ? container : container + " (part " + (slice + 1) + " of " + slices + ")";
+        return whole() ? path : path + " (bytes " + start + " to " + end + ")";
     }
 }

@@ -1,6 +1,7 @@
 package org.containerfs.spark;
 
 import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -46,7 +46,7 @@ final class RecordCursor implements AutoCloseable {
     /** What a check of bytes that are not kept reads at a time. */
     private static final int CHECK_BUFFER = 64 << 10;
 
-    private final Iterator<ContainerSlice> slices;
+    private final ContainerSlice slice;
     private final Configuration conf;
     private final ReadOptions options;
     private final RecordFilter filter;
@@ -57,9 +57,9 @@ final class RecordCursor implements AutoCloseable {
     /** Whether each record's bytes are read: for its content, or only to check them ({@code damage}). */
     private final boolean readBytes;
     private OpenSlice current;
-    /** Counts the slices opened: a change tells a batch that the container changed. */
-    private int sliceNumber;
-    private boolean formatsChecked;
+    /** The filters decidable from the container's URI alone: applied before it is opened. */
+    private final RecordFilter uriFilter;
+    private boolean opened;
     /** The current record's content, exactly its size (a row value is a whole array), reused while sizes repeat. */
     private byte[] content = new byte[0];
     private ByteBuffer checkBuffer;
@@ -67,13 +67,14 @@ final class RecordCursor implements AutoCloseable {
     /** What is wrong with the current record's bytes; null when they read back sound (or were not read). */
     private String damage;
 
-    RecordCursor(List<ContainerSlice> slices, Configuration conf, ReadOptions options, Column[] columns,
+    RecordCursor(ContainerSlice slice, Configuration conf, ReadOptions options, Column[] columns,
             RecordFilter filter) {
-        this.slices = slices.iterator();
+        this.slice = slice;
         this.conf = conf;
         this.options = options;
         this.filter = filter;
         this.containerFilter = filter.restrictedTo(EnumSet.of(Column.CONTAINER, Column.FORMAT));
+        this.uriFilter = filter.restrictedTo(EnumSet.of(Column.CONTAINER));
         List<Column> selected = Arrays.asList(columns);
         this.readAttributes = selected.contains(Column.ATTRIBUTES);
         this.readContent = selected.contains(Column.CONTENT);
@@ -82,28 +83,18 @@ final class RecordCursor implements AutoCloseable {
 
     /** Moves to the next record that passes the filters, with its selected values read; false at the end. */
     boolean next() throws IOException {
-        while (true) {
-            if (current != null) {
-                if (current.advance()) {
-                    return true;
-                }
-                closeCurrent();
-            }
-            if (!slices.hasNext()) {
-                return false;
-            }
-            if (!formatsChecked) {
-                ContainerOpener.checkFormatsInstalled();
-                formatsChecked = true;
-            }
-            current = open(slices.next());
-            sliceNumber++;
+        if (!opened) {
+            opened = true;
+            ContainerOpener.checkFormatsInstalled();
+            current = open();
         }
-    }
-
-    /** Which opened slice the current record is in (changes when the container or its record range changes). */
-    int sliceNumber() {
-        return sliceNumber;
+        if (current != null) {
+            if (current.advance()) {
+                return true;
+            }
+            closeCurrent();
+        }
+        return false;
     }
 
     UTF8String container() {
@@ -154,35 +145,61 @@ final class RecordCursor implements AutoCloseable {
         }
     }
 
-    /** Opens a slice's container and lists its records; null when the file is skipped (not a container, unreadable). */
-    private OpenSlice open(ContainerSlice slice) throws IOException {
+    /**
+     * Opens the slice's container and lists its records; null when the file gives no rows: a pushed filter on
+     * {@code container} excludes it (then it is not even opened), or it is skipped (not a container, unreadable;
+     * unless {@code strict}, when that fails the read, or is skipped by Spark's {@code ignoreCorruptFiles}). A file
+     * that is gone since the listing throws {@link FileNotFoundException} as it is, for Spark's
+     * {@code ignoreMissingFiles}.
+     */
+    private OpenSlice open() throws IOException {
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(slice.path());
+        org.apache.hadoop.fs.FileSystem hadoop = path.getFileSystem(conf);
+        String container = HadoopContainerInput.uriOf(hadoop, path).toString();
+        if (!uriFilter.isEmpty() && !uriFilter.accepts(new ContainerOnly(container))) {
+            return null;
+        }
         FileSystem fs;
         try {
-            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(slice.path());
-            org.apache.hadoop.fs.FileSystem hadoop = path.getFileSystem(conf);
             FileStatus status = new FileStatus(slice.length(), false, 0, 0, slice.modificationTime(), path);
             fs = ContainerOpener.open(HadoopContainerInput.open(hadoop, status), options.env);
         } catch (ProviderNotFoundException | UnsupportedOperationException notContainer) {
             if (options.strict) {
-                throw new IOException("containerfs: " + slice.container() + " is not a container"
+                throw new IOException("containerfs: " + container + " is not a container"
                         + (options.format == null ? " of any installed format" : " of format " + options.format)
                         + " (strict=true fails the read; without it such files are skipped)", notContainer);
             }
-            LOG.warn("containerfs: skipping {}: {}", slice.container(), notContainer.getMessage());
+            LOG.warn("containerfs: skipping {}: {}", container, notContainer.getMessage());
             return null;
         } catch (IOException e) {
-            if (options.strict) {
-                throw new IOException("containerfs: cannot open " + slice.container() + " (strict=true): " + e.getMessage(), e);
+            if (gone(e)) {
+                FileNotFoundException notFound = new FileNotFoundException("containerfs: " + container
+                        + " is gone since it was listed: " + e.getMessage());
+                notFound.initCause(e);
+                throw notFound;
             }
-            LOG.warn("containerfs: skipping {}: {}", slice.container(), e.getMessage());
+            if (options.strict) {
+                throw new IOException("containerfs: cannot open " + container + " (strict=true): " + e.getMessage(), e);
+            }
+            LOG.warn("containerfs: skipping {}: {}", container, e.getMessage());
             return null;
         }
         try {
-            return new OpenSlice(slice, fs);
+            return new OpenSlice(container, fs, hadoop, path);
         } catch (IOException | RuntimeException e) {
             fs.close();
             throw e;
         }
+    }
+
+    /** Whether a failed open says the file is not there (deleted after Spark's listing). */
+    private static boolean gone(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof FileNotFoundException || t instanceof java.nio.file.NoSuchFileException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -212,9 +229,9 @@ final class RecordCursor implements AutoCloseable {
         return missing ? "truncated: " + present + " of its " + size + " bytes are present: " + what : what;
     }
 
-    /** One opened container, its files in file order, and where this slice is among them. */
+    /** One opened container, its files in file order, and which of them are this slice's. */
     private final class OpenSlice implements RecordFilter.Record {
-        final ContainerSlice slice;
+        final String container;
         final FileSystem fs;
         final String format;
         final UTF8String containerValue;
@@ -223,6 +240,8 @@ final class RecordCursor implements AutoCloseable {
         /** The listed size of each of {@link #files}. */
         long[] sizes = new long[64];
         final PathMatcher recordGlob;
+        /** The indexes into {@link #files} of this slice's records, or null for all of them. */
+        int[] selected;
         int next;
         final int end;
         /** The record being looked at. */
@@ -231,16 +250,17 @@ final class RecordCursor implements AutoCloseable {
         String pathString;
         long size;
 
-        OpenSlice(ContainerSlice slice, FileSystem fs) throws IOException {
-            this.slice = slice;
+        OpenSlice(String container, FileSystem fs, org.apache.hadoop.fs.FileSystem hadoop,
+                org.apache.hadoop.fs.Path file) throws IOException {
+            this.container = container;
             this.fs = fs;
             this.format = fs.provider().getScheme();
-            this.containerValue = UTF8String.fromString(slice.container());
+            this.containerValue = UTF8String.fromString(container);
             this.formatValue = UTF8String.fromString(format);
             this.recordGlob = options.recordGlob == null ? null : fs.getPathMatcher("glob:" + options.recordGlob);
             Path root = fs.getRootDirectories().iterator().next();
             Map<String, Object> rootAttributes = Files.readAttributes(root, format + ":*");
-            if (slice.firstFileInLoad() && memberOfASet(rootAttributes)) {
+            if (memberOfASet(rootAttributes) && SetMembers.firstFileInLoad(hadoop, file, options)) {
                 LOG.info("containerfs: {} is a member of a SIONlib set whose first file is read too: its tasks are "
                         + "the set's rows", slice);
                 this.end = 0;
@@ -263,12 +283,58 @@ final class RecordCursor implements AutoCloseable {
                     return FileVisitResult.CONTINUE;
                 }
             });
-            this.next = (int) slice.firstRecord(files.size());
-            this.end = (int) slice.endRecord(files.size());
+            if (slice.whole()) {
+                this.end = files.size();
+            } else {
+                this.selected = inRange();
+                this.end = selected.length;
+            }
             Object damageValue = rootAttributes.get("damage");
             if (damageValue != null && !damageValue.toString().isEmpty()) {
                 LOG.warn("containerfs: {} is damaged ({}): files whose bytes fail their check give rows with the "
                         + "problem in `damage`", slice, damageValue);
+            }
+        }
+
+        /**
+         * The records whose header lies in the slice's byte range: where the format's attribute view gives a
+         * record's position ({@code headerOffset}: LIME, scda; {@code offset}: G3, SIONlib chunks), that; otherwise
+         * (GSD, SIONlib task streams) the record's share of the file in file order ({@code i * length / n}). Both
+         * are the same in every task, so each record is in exactly one range of the file.
+         */
+        private int[] inRange() throws IOException {
+            int n = files.size();
+            String key = n == 0 ? null : positionKey(files.get(0));
+            int[] out = new int[n];
+            int count = 0;
+            for (int i = 0; i < n; i++) {
+                long position = key == null ? -1 : position(files.get(i), key);
+                if (position < 0) {
+                    position = slice.length() * i / n;
+                }
+                if (slice.holds(position)) {
+                    out[count++] = i;
+                }
+            }
+            return Arrays.copyOf(out, count);
+        }
+
+        /** The attribute giving a record's position in the container file, or null when the format has none. */
+        private String positionKey(Path first) {
+            for (String key : new String[] {"headerOffset", "offset"}) {
+                if (position(first, key) >= 0) {
+                    return key;
+                }
+            }
+            return null;
+        }
+
+        /** A record's position from attribute {@code key}, or -1 when it has none (or it cannot be read). */
+        private long position(Path record, String key) {
+            try {
+                return Files.readAttributes(record, format + ":" + key).get(key) instanceof Number n ? n.longValue() : -1;
+            } catch (IOException | IllegalArgumentException | UnsupportedOperationException e) {
+                return -1;
             }
         }
 
@@ -281,7 +347,8 @@ final class RecordCursor implements AutoCloseable {
         /** Moves to the next record that passes the filters and reads its selected values; false at the end. */
         boolean advance() throws IOException {
             while (next < end) {
-                int i = next++;
+                int i = selected == null ? next : selected[next];
+                next++;
                 path = files.get(i);
                 pathString = null;     // built when a filter or the path column asks for it
                 size = sizes[i];
@@ -324,7 +391,7 @@ final class RecordCursor implements AutoCloseable {
             boolean keep = readContent && size <= MAX_CONTENT;
             readBytes(keep);
             if (readContent && !keep && damage == null) {
-                throw new IOException("containerfs: " + slice.container() + "!" + path() + ": " + size
+                throw new IOException("containerfs: " + container + "!" + path() + ": " + size
                         + " bytes do not fit one Spark binary value (at most " + MAX_CONTENT + "): leave `content` out "
                         + "of this read, or filter such files out (size < " + MAX_CONTENT + " is pushed down)");
             }
@@ -353,7 +420,7 @@ final class RecordCursor implements AutoCloseable {
                     }
                     int n = ch.read(buffer);
                     if (n < 0) {
-                        throw new EOFException(slice.container() + "!" + path() + ": the bytes end after " + present
+                        throw new EOFException(container + "!" + path() + ": the bytes end after " + present
                                 + " of the " + size + " listed");
                     }
                     present += n;
@@ -365,7 +432,7 @@ final class RecordCursor implements AutoCloseable {
                 // a read that fails may still have delivered what the file holds (a truncated record's first bytes)
                 damage = damageOf(e, keep ? buffer.position() : present + buffer.position(), size);
                 if (options.strict) {
-                    throw new IOException("containerfs: " + slice.container() + "!" + path() + " is damaged "
+                    throw new IOException("containerfs: " + container + "!" + path() + " is damaged "
                             + "(strict=true fails the read; without it the row has its damage): " + damage, e);
                 }
                 LOG.warn("containerfs: {}!{}: {}", slice, path(), damage);
@@ -373,13 +440,13 @@ final class RecordCursor implements AutoCloseable {
         }
 
         private IOException cannotRead(String what, IOException e) {
-            return new IOException("containerfs: cannot read " + what + " of " + path() + " in " + slice.container()
+            return new IOException("containerfs: cannot read " + what + " of " + path() + " in " + container
                     + (options.strict ? " (strict=true)" : "") + ": " + e.getMessage(), e);
         }
 
         @Override
         public String container() {
-            return slice.container();
+            return container;
         }
 
         @Override
@@ -416,5 +483,23 @@ final class RecordCursor implements AutoCloseable {
             return Arrays.deepToString(a);
         }
         return String.valueOf(value);
+    }
+
+    /** A record of which only the container is known (before the container is opened). */
+    private record ContainerOnly(String container) implements RecordFilter.Record {
+        @Override
+        public String path() {
+            throw new IllegalStateException("container filters look at the container only");
+        }
+
+        @Override
+        public String format() {
+            throw new IllegalStateException("container filters look at the container only");
+        }
+
+        @Override
+        public long size() {
+            throw new IllegalStateException("container filters look at the container only");
+        }
     }
 }

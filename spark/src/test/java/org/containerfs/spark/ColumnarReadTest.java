@@ -16,7 +16,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
+import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Column batches and rows give the same rows, in the same order: every column of every corpus format, with
  * pushed filters, a container split into record ranges, a damaged container, and batches smaller than a
  * container (so batch boundaries fall inside containers and at their ends). And queries do go through
- * batches by default.
+ * batches by default. Rows or batches is the session setting {@code spark.containerfs.columnar}, which Spark reads
+ * when it plans a query: {@link #read} sets it for the queries that follow.
  */
 class ColumnarReadTest {
     @TempDir
@@ -39,9 +41,16 @@ class ColumnarReadTest {
         spark = SparkSessions.local2();
     }
 
+    @AfterEach
+    void unset() {
+        SparkSessions.set(ContainerfsFileFormat.COLUMNAR_CONF, null);
+        SparkSessions.set("spark.sql.files.maxPartitionBytes", null);
+    }
+
+    /** A read; the queries run after it (until the next call) read batches or rows as {@code columnar} says. */
     static Dataset<Row> read(String columnar, String batchSize, String... paths) {
-        return spark.read().format("containerfs").option("columnar", columnar).option("columnarBatchSize", batchSize)
-                .load(paths);
+        SparkSessions.set(ContainerfsFileFormat.COLUMNAR_CONF, columnar);
+        return spark.read().format("containerfs").option("columnarBatchSize", batchSize).load(paths);
     }
 
     static final Column[] EVERY_COLUMN = {col("container"), col("path"), col("format"), col("size"), col("attributes"),
@@ -93,12 +102,12 @@ class ColumnarReadTest {
         Path large = LimeFiles.write(dir.resolve("large.lime"), 40, 4096);
         String split = String.valueOf(Files.size(large) / 6);
         for (Column[] columns : List.of(EVERY_COLUMN, LISTING)) {
-            Dataset<Row> whole = read("false", "4096", large.toString()).select(columns);
-            Dataset<Row> batches = spark.read().format("containerfs").option("columnar", "true")
-                    .option("columnarBatchSize", "4").option("maxPartitionBytes", split).load(large.toString())
-                    .select(columns);
+            List<Row> whole = read("false", "4096", large.toString()).select(columns).collectAsList();
+            SparkSessions.set("spark.sql.files.maxPartitionBytes", split);
+            Dataset<Row> batches = read("true", "4", large.toString()).select(columns);
             assertThat(batches.rdd().getNumPartitions()).isGreaterThanOrEqualTo(6);
-            assertThat(batches.collectAsList()).hasSize(40).containsExactlyElementsOf(whole.collectAsList());
+            assertThat(batches.collectAsList()).hasSize(40).containsExactlyElementsOf(whole);
+            SparkSessions.set("spark.sql.files.maxPartitionBytes", null);
         }
     }
 
@@ -132,25 +141,29 @@ class ColumnarReadTest {
         Dataset<Row> listing = spark.read().format("containerfs").load(corpus).select("path", "size", "container");
         assertThat(listing.collectAsList()).hasSizeGreaterThan(50);
         SparkPlan plan = listing.queryExecution().executedPlan();
-        assertThat(find(plan, BatchScanExec.class).supportsColumnar()).as("the listing reads batches: %s", plan).isTrue();
+        assertThat(find(plan, FileSourceScanExec.class).supportsColumnar()).as("the listing reads batches: %s", plan).isTrue();
         ColumnarToRowExec toRows = find(plan, ColumnarToRowExec.class);
         assertThat(toRows.metrics().apply("numInputBatches").value()).as("batches the listing went through").isPositive();
 
         Dataset<Row> content = spark.read().format("containerfs").load(corpus).select(sha2(col("content"), 256));
         assertThat(content.collectAsList()).hasSizeGreaterThan(50);
-        assertThat(find(content.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isTrue();
+        assertThat(find(content.queryExecution().executedPlan(), FileSourceScanExec.class).supportsColumnar()).isTrue();
 
-        Dataset<Row> rows = spark.read().format("containerfs").option("columnar", "false").load(corpus)
-                .select("path", "size", "container");
+        Dataset<Row> rows = read("false", "4096", corpus).select("path", "size", "container");
         assertThat(rows.collectAsList()).hasSizeGreaterThan(50);
-        assertThat(find(rows.queryExecution().executedPlan(), BatchScanExec.class).supportsColumnar()).isFalse();
+        assertThat(find(rows.queryExecution().executedPlan(), FileSourceScanExec.class).supportsColumnar()).isFalse();
     }
 
     @Test
     void badColumnarOptionsAreRefusedByName() {
         String lime = CorpusReadTest.corpus("lime").toString();
-        assertThatThrownBy(() -> read("sometimes", "4096", lime).count()).hasStackTraceContaining("option columnar");
+        assertThatThrownBy(() -> read("sometimes", "4096", lime).count()).hasStackTraceContaining("spark.containerfs.columnar");
         assertThatThrownBy(() -> read("true", "0", lime).count()).hasStackTraceContaining("option columnarBatchSize");
+        // the options that are Spark's settings now are refused with their new name
+        for (String moved : List.of("columnar", "maxPartitionBytes", "openCostInBytes")) {
+            assertThatThrownBy(() -> spark.read().format("containerfs").option(moved, "true").load(lime).count())
+                    .as(moved).hasStackTraceContaining("the option " + moved.toLowerCase(java.util.Locale.ROOT) + " is now");
+        }
     }
 
     /** The one node of {@code type} in a plan without exchanges (so not adaptive). */

@@ -98,6 +98,7 @@ class DamageAndOptionsTest {
         LimeFiles.write(tree.resolve("a.lime"), 6, 16);
         LimeFiles.write(tree.resolve("b.dat"), 6, 16);
         LimeFiles.write(Files.createDirectories(tree.resolve("sub")).resolve("c.lime"), 6, 16);
+        // Spark's file index: a directory's own files (a subdirectory not named key=value is no partition of it)
         assertThat(spark.read().format("containerfs").load(tree.toString()).count()).isEqualTo(12);
         assertThat(spark.read().format("containerfs").option("recursiveFileLookup", "true").load(tree.toString()).count())
                 .isEqualTo(18);
@@ -107,8 +108,10 @@ class DamageAndOptionsTest {
                 .load(tree.resolve("a.lime").toString());
         assertThat(paths(globbed)).containsExactly("/msg01/rec01.data-1", "/msg01/rec02.data-2");
         assertThat(spark.read().format("containerfs").load(tree.resolve("*.lime").toString()).count()).isEqualTo(6);
-        assertThatThrownBy(() -> spark.read().format("containerfs").load(tree.resolve("missing").toString()).count())
-                .hasStackTraceContaining("does not exist");
+        // a missing path fails at load(), as for every Spark file source
+        assertThatThrownBy(() -> spark.read().format("containerfs").load(tree.resolve("missing").toString()))
+                .isInstanceOf(org.apache.spark.sql.AnalysisException.class)
+                .hasMessageContaining("PATH_NOT_FOUND");
     }
 
     @Test

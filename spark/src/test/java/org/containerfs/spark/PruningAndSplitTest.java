@@ -32,8 +32,15 @@ class PruningAndSplitTest {
         spark = SparkSessions.local2();
     }
 
+    /** A read; the queries run after it (until the next call) are split as {@code maxPartitionBytes} says. */
     Dataset<Row> read(String maxPartitionBytes) {
-        return spark.read().format("containerfs").option("maxPartitionBytes", maxPartitionBytes).load(large.toString());
+        SparkSessions.set("spark.sql.files.maxPartitionBytes", maxPartitionBytes);
+        return spark.read().format("containerfs").load(large.toString());
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void unset() {
+        SparkSessions.set("spark.sql.files.maxPartitionBytes", null);
     }
 
     @Test
@@ -59,11 +66,17 @@ class PruningAndSplitTest {
     @Test
     void aLargeContainerSplitIntoRecordRangesGivesTheRowsOfOnePartition() {
         Dataset<Row> whole = read("128m").select(col("path"), col("size"), sha2(col("content"), 256));
-        Dataset<Row> split = read(String.valueOf(RECORD_TOTAL / 5)).select(col("path"), col("size"), sha2(col("content"), 256));
         assertThat(whole.rdd().getNumPartitions()).isEqualTo(1);
+        List<Row> wholeRows = whole.collectAsList();
+        Dataset<Row> split = read(String.valueOf(RECORD_TOTAL / 5)).select(col("path"), col("size"), sha2(col("content"), 256));
         assertThat(split.rdd().getNumPartitions()).isGreaterThanOrEqualTo(5);
         List<Row> rows = split.collectAsList();
-        assertThat(rows).hasSize(RECORDS).containsExactlyInAnyOrderElementsOf(whole.collectAsList());
+        assertThat(rows).hasSize(RECORDS).containsExactlyInAnyOrderElementsOf(wholeRows);
         assertThat(read(String.valueOf(RECORD_TOTAL / 5)).count()).isEqualTo(RECORDS);
+        // each byte range reads the records whose header lies in it: every range has some, none has them all
+        List<Long> perRange = read(String.valueOf(RECORD_TOTAL / 5)).select(org.apache.spark.sql.functions.spark_partition_id().as("p"))
+                .groupBy("p").count().collectAsList().stream().map(r -> r.getLong(1)).toList();
+        assertThat(perRange).hasSizeGreaterThanOrEqualTo(5).allMatch(n -> n > 0 && n < RECORDS);
+        assertThat(perRange.stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
     }
 }

@@ -67,7 +67,8 @@ class PushdownTest {
         List<Row> expected = everything.where(where).collectAsList();
         assertThat(pushed.collectAsList()).containsExactlyInAnyOrderElementsOf(expected);
         if (!condition.contains("length(")) {
-            assertThat(plan).as("the plan shows the filter pushed: %s", plan).doesNotContain("Filter ");
+            // a file source's scan takes the filters; Spark keeps its own Filter above it (as for every file source)
+            assertThat(plan).as("the plan shows the filter pushed: %s", plan).containsPattern("PushedFilters: \\[[^\\]]");
         }
     }
 }

@@ -45,9 +45,16 @@ class SelectedColumnsTest {
     }
 
     static DataFrameReader reader(String columnar, String store) {
-        DataFrameReader reader = spark.read().format("containerfs").option("columnar", columnar);
+        // rows or batches: a session setting, read when the queries that follow are planned
+        SparkSessions.set(ContainerfsFileFormat.COLUMNAR_CONF, columnar);
+        DataFrameReader reader = spark.read().format("containerfs");
         return store.equals("countfs") ? reader.option("fs.countfs.impl", CountingLocalFileSystem.class.getName())
                 .option("fs.countfs.impl.disable.cache", "true") : reader;
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void unset() {
+        SparkSessions.set(ContainerfsFileFormat.COLUMNAR_CONF, null);
     }
 
     static String location(Path file, String store) {

@@ -556,8 +556,9 @@ final class LimeIndex {
      */
     boolean importSnapshot(ByteBuffer snapshot, long covered, boolean strict) throws ContainerFormatException {
         IndexSnapshotInput in = new IndexSnapshotInput(snapshot, file);
-        if (in.readByte() != SNAPSHOT_VERSION) {
-            throw in.inconsistent("LIME snapshot version " + SNAPSHOT_VERSION, "another");
+        int version = in.readByte();
+        if (version != SNAPSHOT_VERSION) {
+            throw in.inconsistent("LIME snapshot version " + SNAPSHOT_VERSION, "version " + version);
         }
         int typeCount = in.readCount(1, Integer.MAX_VALUE, "type count");
         for (int i = 0; i < typeCount; i++) {

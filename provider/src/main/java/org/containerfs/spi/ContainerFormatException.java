@@ -10,8 +10,8 @@ import java.io.IOException;
  *
  * <pre>{@code <file> at byte <offset>: [<context>: ]expected <expected>, found <found>}</pre>
  *
- * for example {@code run.gsd at byte 8: file header: expected an index of 128 32-byte slots inside
- * the file of 3000 bytes, found one at byte 4096}. {@code expected} says what the format requires
+ * for example {@code run.gsd at byte 8: file header: expected an index of 32-byte slots from byte 256 on
+ * inside the file of 3000 bytes, found 128 slots at byte 256, which end at byte 4352}. {@code expected} says what the format requires
  * there, {@code found} what the bytes actually hold (a value, a count, or where the file ends);
  * {@code context} (optional) names the part of the container, such as {@code "entry 12"} or
  * {@code "task 3"}. There is deliberately no constructor that takes free text.

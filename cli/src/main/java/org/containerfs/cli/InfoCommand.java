@@ -44,7 +44,7 @@ final class InfoCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Option(names = "--json", description = "Print one JSON document: container, format, directories, "
             + "files, bytes, checked (\"structure\"), damage (a list), uncommittedTail (if any) and the root's attributes "
-            + "(raw bytes as hex).")
+            + "(raw bytes as hex). Of a directory: one document for the whole tree (docs/json.md).")
     boolean json;
 
     @Override

@@ -47,7 +47,8 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
             + "directories, files, bytesRead, checked, damage (the root's, a list), uncommittedTail (if any), "
-            + "failures: [{path, reason}]. Standard output is this one document whatever happens.")
+            + "failures: [{path, reason}]. Of a directory: one document with a result per container (docs/json.md). "
+            + "Standard output is this one document whatever happens.")
     boolean json;
 
     private java.util.List<Map<String, String>> jsonFailures = new java.util.ArrayList<>();

@@ -202,6 +202,22 @@ class ProgressTest {
     }
 
     @Test
+    void aTreesVerifyNamesTheContainerBeingReadAndHowManyAreDone() {
+        // verify DIR: the total is the containers' file sizes, the label the container being read
+        Progress p = Progress.start(new PrintStream(new ByteArrayOutputStream()), null, true, "verify runs", 4L << 20);
+        p.label("verify 2/4 conf.0002.lime");
+        p.advance(2L << 20);
+
+        assertThat(p.line(p.started() + SECOND))
+                .startsWith("verify 2/4 conf.0002.lime [########........]  50% 2.0 MiB / 4.0 MiB");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Progress hidden = Progress.start(new PrintStream(err), null, false, "verify runs", 100);
+        hidden.label("verify 1/1 x.lime");
+        hidden.advance(100);
+        assertThat(err.size()).isZero();
+    }
+
+    @Test
     void withoutATotalItCounts() {
         Progress p = Progress.start(new PrintStream(new ByteArrayOutputStream()), null, true, "cp /", -1);
         p.item();

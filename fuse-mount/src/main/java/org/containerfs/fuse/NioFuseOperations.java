@@ -381,7 +381,14 @@ public final class NioFuseOperations implements FuseOperations {
             DirHandle dh = handles.get(fi.getFh()) instanceof DirHandle h ? h : new DirHandle();
             List<DirEntry> entries = dh.entries;
             if (entries == null || offset == 0) {
-                entries = list(path);
+                try {
+                    entries = list(path);
+                } catch (java.nio.file.NotDirectoryException becameAFile) {
+                    // a directory that is a file after all (a tree's file named like a container that no format
+                    // claims): the kernel would keep it as a directory for the entry timeout, so it forgets it
+                    forget(path);
+                    throw becameAFile;
+                }
                 dh.entries = entries;
             }
             // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it

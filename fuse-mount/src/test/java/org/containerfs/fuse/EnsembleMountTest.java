@@ -81,6 +81,28 @@ class EnsembleMountTest {
     }
 
     @Test
+    void aFileNamedLikeAContainerThatIsNoneBecomesThePlainFileItIs(@TempDir Path dir) throws Exception {
+        GeneratedEnsemble.Layout small = GeneratedEnsemble.make(dir.resolve("small"), 10);
+        Files.writeString(small.root().resolve("live/notes.lime"), "plain text, named like a LIME file\n");
+        Path mp = Files.createDirectories(dir.resolve("mnt"));
+        try (MountProcess m = MountProcess.start(small.root(), mp)) {
+            Path fake = mp.resolve("live/notes.lime");
+            // listed from its name as a container's directory; its first listing finds no format's magic bytes
+            assertThat(Files.isDirectory(fake)).isTrue();
+            assertThat(sh("ls", fake.toString()).exit()).isNotZero();
+            // from then on the plain file it is, once the kernel forgot the directory it had cached
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            FuseTestSupport.Result cat = sh("cat", fake.toString());
+            while (cat.exit() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                cat = sh("cat", fake.toString());
+            }
+            assertThat(cat.ok().out()).isEqualTo("plain text, named like a LIME file\n");
+            assertThat(Files.isRegularFile(fake)).isTrue();
+        }
+    }
+
+    @Test
     void aDirectoryIsNeverMountedWritable(@TempDir Path dir) throws Exception {
         Path mp = Files.createDirectories(dir.resolve("mnt"));
         FuseTestSupport.Result rw = FuseTestSupport.mountCommand(Duration.ofSeconds(30), mp,

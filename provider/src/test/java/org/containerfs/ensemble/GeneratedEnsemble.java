@@ -22,8 +22,9 @@ import org.containerfs.g3.G3Value;
  * A generated ensemble for the tests of every door (the library, the CLI, the mount): {@code containers}
  * small containers of all five formats, written with the provider's own writers, in nested directories
  * ({@code run<k>/} and {@code run<k>/deeper/}), plain files beside them, one damaged container (a LIME
- * file cut in the middle of its last record's payload) and one container the tests grow
- * ({@code live/grow.lime}). Deterministic: the same call makes the same bytes.
+ * file cut in the middle of its last record's payload), one container the tests grow
+ * ({@code live/grow.lime}) and a SIONlib set of two files ({@code run1/deeper/spikes.sion} and its
+ * {@code .000001}: one container, the second file part of it). Deterministic: the same call makes the same bytes.
  *
  * <p>Used by the cli and fuse-mount tests through the provider's test jar.
  */
@@ -72,6 +73,12 @@ public final class GeneratedEnsemble {
         byte[] whole = Files.readAllBytes(d);
         Files.write(d, java.util.Arrays.copyOf(whole, whole.length - 20)); // the last record's payload cut short
         made.add(damaged);
+        // a SIONlib multi-file set (the sample's two files, written whole elsewhere): one container, shown once
+        String set = "run1/deeper/spikes.sion";
+        Path samples = Ensembles.samples().resolve("sion");
+        Files.copy(samples.resolve("spikes.sion"), root.resolve(set));
+        Files.copy(samples.resolve("spikes.sion.000001"), root.resolve(set + ".000001"));
+        made.add(set);
         for (int i = 0; made.size() < containers; i++) {
             String ext = EXTENSIONS.get(i % EXTENSIONS.size());
             String dir = "run" + ((i / 5) % runs) + ((i / (5 * runs)) % 2 == 1 ? "/deeper" : "");

@@ -93,6 +93,10 @@ class GeneratedEnsembleTreeTest {
             }
             assertThat(containers).isGreaterThan(40);
             assertThat(tree.isContainerDirectory(tree.getPath("/run3/deeper"))).isFalse();
+            // a SIONlib set is one container, shown as its first file; the later file is part of it
+            assertThat(names(tree.getPath("/run1/deeper"))).contains("spikes.sion").doesNotContain("spikes.sion.000001");
+            assertThat(tree.isContainerDirectory(tree.getPath("/run1/deeper/spikes.sion"))).isTrue();
+            assertThat(Files.exists(tree.getPath("/run1/deeper/spikes.sion.000001"))).isFalse();
             assertThat(tree.containersOpened()).isZero();
             String lime = layout.containers().stream().filter(c -> c.startsWith("run3/") && c.endsWith(".lime"))
                     .findFirst().orElseThrow();

@@ -48,7 +48,7 @@ final class InputOpener {
                 ContainerInput compressed = input;
                 channel = null;
                 input = null;
-                gz = Decompression.open(compressed, options);
+                gz = Decompression.open(compressed, compressed.uri().toString(), options);
                 input = gz;
                 channel = ContainerChannel.readOnly(gz);
                 return openWith(provider, input, channel, options, gz);

@@ -165,7 +165,7 @@ final class PathOpener {
                     : PathInput.of(path);
             compressed.close();
             compressed = null;
-            GzipInput gz = Decompression.open(input, request.options());
+            GzipInput gz = Decompression.open(input, path.toString(), request.options());
             decompressed = ContainerChannel.readOnly(gz);
             ContainerFileSystem fs = openFile(claimer, path, request, attributes, decompressed);
             fs.decompressedBy(gz);

@@ -314,6 +314,23 @@ class CompressedContainerTest {
         }
     }
 
+    /** The first file of a SIONlib multi-file set compressed: the set's other files are found by the inner name. */
+    @Test
+    void aCompressedSionSetFindsItsOtherFilesByTheInnerName() throws IOException {
+        Path samples = Path.of("../samples/sion").toAbsolutePath().normalize();
+        Path plain = Files.copy(samples.resolve("spikes.sion"), Files.createDirectories(tmp.resolve("plain")).resolve("spikes.sion"));
+        Files.copy(samples.resolve("spikes.sion.000001"), plain.resolveSibling("spikes.sion.000001"));
+        Path dir = Files.createDirectories(tmp.resolve("gz"));
+        Path gz = Files.write(dir.resolve("spikes.sion.gz"), gzip(Files.readAllBytes(plain)));
+        Files.copy(samples.resolve("spikes.sion.000001"), dir.resolve("spikes.sion.000001"));
+        String expected = treeOrFailure(plain, plain);
+        assertThat(expected).startsWith("sion").contains("/task000001");
+        assertThat(treeOrFailure(gz, plain)).isEqualTo(expected);
+        try (FileSystem fs = ContainerFileSystems.open(CountingInput.of(gz), NO_CACHE)) {
+            assertThat(tree(fs)).isEqualTo(expected);
+        }
+    }
+
     @Test
     void aFileNoFormatClaimsIsNotAContainerAndIsNotInflatedWhole() throws IOException {
         byte[] text = "just some text\n".repeat(100_000).getBytes();

@@ -15,6 +15,8 @@ final class EnvKeys {
             "accessMode", "create", "format", "strict", "refresh", "sync", "indexCache", "indexCacheMinSize",
             "blockCache", "blockCacheBytes", "blockCacheBlockSize", "blockCacheReadAhead", "blockCacheAlignment",
             "blockCacheThreads",
+            // the decompression layer (docs/compressed.md; gzipSpan and gzipNative too, listed with G3)
+            "gzipWindowMemory",
             // GSD
             "hoomd", "application", "schema", "schemaVersion",
             // scda

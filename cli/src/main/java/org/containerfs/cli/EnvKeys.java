@@ -17,6 +17,8 @@ final class EnvKeys {
             "blockCacheThreads",
             // a directory as one tree (docs/ensemble.md)
             "cacheContainers", "containerNames",
+            // the decompression layer (docs/compressed.md; gzipSpan and gzipNative too, listed with G3)
+            "gzipWindowMemory",
             // GSD
             "hoomd", "application", "schema", "schemaVersion",
             // scda

@@ -63,7 +63,7 @@ final class Decompression {
      * The decompressed view of {@code compressed}, its restart points from the index cache when an entry for these
      * exact bytes is there, else from a scan whose points are then saved. Closes {@code compressed} if it fails.
      */
-    static GzipInput open(ContainerInput compressed, FormatOptions options) throws IOException {
+    static GzipInput open(ContainerInput compressed, String name, FormatOptions options) throws IOException {
         GzipInput.Settings settings;
         try {
             settings = settings(options);
@@ -82,7 +82,7 @@ final class Decompression {
                 observed = null; // no identity, no cache
             }
         }
-        GzipInput gz = GzipInput.open(compressed, settings, persisted);
+        GzipInput gz = GzipInput.open(compressed, name, settings, persisted);
         if (cache != null && observed != null && !gz.restartPointsLoaded()) {
             cache.saveLayer(KIND, observed, gz.exportIndex());
         }

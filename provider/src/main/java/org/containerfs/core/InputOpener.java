@@ -48,14 +48,14 @@ final class InputOpener {
                 ContainerInput compressed = input;
                 channel = null;
                 input = null;
-                gz = Decompression.open(compressed, options);
+                gz = Decompression.open(compressed, compressed.uri().toString(), options);
                 input = gz;
                 channel = ContainerChannel.readOnly(gz);
-                return openWith(provider, input, channel, options, gz);
+                return openWith(provider, input, channel, options, gz, fileName);
             }
             ContainerFileSystemProvider provider = FormatDetection.choose(head, fileName, requested,
                     input.uri().toString());
-            return openWith(provider, input, channel, options, null);
+            return openWith(provider, input, channel, options, null, null);
         } catch (IOException | RuntimeException | Error e) {
             try {
                 if (channel != null) {
@@ -71,8 +71,11 @@ final class InputOpener {
     }
 
     private static ContainerFileSystem openWith(ContainerFileSystemProvider provider, ContainerInput input,
-            ContainerChannel channel, FormatOptions options, GzipInput gz) throws IOException {
+            ContainerChannel channel, FormatOptions options, GzipInput gz, String contentsName) throws IOException {
         ContainerSource source = new ContainerSource(input, channel, options);
+        if (contentsName != null) {
+            source.contentsNamed(contentsName);
+        }
         Container container = PathOpener.openContainer(provider.format(), source, false);
         ContainerFileSystem fs = new ContainerFileSystem(provider, input, channel, container,
                 options.getBoolean("refresh", gz == null && !input.remote()));

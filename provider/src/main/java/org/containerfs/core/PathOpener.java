@@ -85,7 +85,7 @@ final class PathOpener {
                 throw new NoSuchFileException(path.toString(), null, "no such container (env create=true makes one)");
             }
             WriteSupport.check(path, false);
-            return openFile(asked, path, request, null, null);
+            return openFile(asked, path, request, null, null, null);
         }
         if (!attributes.isRegularFile()) {
             // a directory is nobody's container: let FileSystems.newFileSystem ask the next provider
@@ -121,7 +121,7 @@ final class PathOpener {
                 channel = null;
                 WriteSupport.check(path, true);
             }
-            return openFile(claimer, path, request, attributes, channel);
+            return openFile(claimer, path, request, attributes, channel, null);
         } catch (IOException | RuntimeException | Error e) {
             if (channel != null) {
                 closeQuietly(channel, e);
@@ -165,9 +165,9 @@ final class PathOpener {
                     : PathInput.of(path);
             compressed.close();
             compressed = null;
-            GzipInput gz = Decompression.open(input, request.options());
+            GzipInput gz = Decompression.open(input, path.toString(), request.options());
             decompressed = ContainerChannel.readOnly(gz);
-            ContainerFileSystem fs = openFile(claimer, path, request, attributes, decompressed);
+            ContainerFileSystem fs = openFile(claimer, path, request, attributes, decompressed, innerName);
             fs.decompressedBy(gz);
             return fs;
         } catch (IOException | RuntimeException | Error e) {
@@ -232,11 +232,12 @@ final class PathOpener {
 
     /**
      * Opens the container with {@code provider}'s format, through {@code detected} if detection already
-     * opened one, else through one made here; {@code existing} is the file's stat (null: a new container). Takes the writer's slot and
+     * opened one, else through one made here; {@code existing} is the file's stat (null: a new container);
+     * {@code contentsName}: for a decompressed container, the name of its contents (else null). Takes the writer's slot and
      * lock, and registers the file system.
      */
     private static ContainerFileSystem openFile(ContainerFileSystemProvider provider, Path path, Request request,
-            BasicFileAttributes existing, ContainerChannel detected) throws IOException {
+            BasicFileAttributes existing, ContainerChannel detected, String contentsName) throws IOException {
         boolean exists = existing != null;
         FileSystemRegistry registry = provider.registry();
         ContainerFormat format = provider.format();
@@ -257,6 +258,9 @@ final class PathOpener {
             }
             ContainerSource source = new ContainerSource(path, channel, request.options(), request.writable(),
                     () -> request.writable() || WriteSupport.allowsWritesBeside(path));
+            if (contentsName != null) {
+                source.contentsNamed(contentsName);
+            }
             boolean empty = request.writable() && (stagingName != null || channel.size() == 0);
             Container container = openContainer(format, source, empty);
             // an object behind the block cache is not watched for growth unless asked: every check is a request

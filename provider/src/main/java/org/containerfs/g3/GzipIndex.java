@@ -34,11 +34,11 @@ final class GzipIndex implements G3Data {
     private boolean nativeScan;
     private String fallback = "";
 
-    private GzipIndex(ContainerChannel channel, String file, long span) {
+    private GzipIndex(ContainerChannel channel, String file, long span, long windowBudget) {
         this.channel = channel;
         this.file = file;
         this.span = span;
-        this.points = new RestartIndex(channel, file, span, RestartIndex.DEFAULT_WINDOW_BUDGET);
+        this.points = new RestartIndex(channel, file, span, windowBudget);
     }
 
     static GzipIndex open(ContainerSource source, G3Index index) throws IOException {
@@ -46,7 +46,7 @@ final class GzipIndex implements G3Data {
         if (span < JavaInflater.WINDOW) {
             throw new IllegalArgumentException("env gzipSpan must be at least " + JavaInflater.WINDOW + " bytes, got " + span);
         }
-        GzipIndex gz = new GzipIndex(source.channel(), source.name(), span);
+        GzipIndex gz = new GzipIndex(source.channel(), source.name(), span, windowBudget(source));
         IndexStore store = IndexStore.of(source);
         if (store != null && store.load(gz, index)) {
             gz.persisted = "loaded " + store.location();
@@ -65,7 +65,16 @@ final class GzipIndex implements G3Data {
      */
     static GzipIndex open(ContainerSource source, G3Index index, long span) {
         long wanted = source.options().getLong("gzipSpan", DEFAULT_SPAN);
-        return span == wanted ? new GzipIndex(source.channel(), source.name(), span) : null;
+        return span == wanted ? new GzipIndex(source.channel(), source.name(), span, windowBudget(source)) : null;
+    }
+
+    /** env {@code gzipWindowMemory}: bytes all restart windows may take (docs/compressed.md), as for every format. */
+    private static long windowBudget(ContainerSource source) {
+        long budget = source.options().getLong("gzipWindowMemory", RestartIndex.DEFAULT_WINDOW_BUDGET);
+        if (budget < 64 * 1024) {
+            throw new IllegalArgumentException("env gzipWindowMemory must be at least 65536 bytes, got " + budget);
+        }
+        return budget;
     }
 
     void loadedFrom(String where) {

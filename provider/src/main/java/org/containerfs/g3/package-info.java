@@ -6,7 +6,8 @@
  *   <li>{@code verify} (default true): a frame whose stored CRC does not match fails every read of its keys
  *       with a {@link org.containerfs.spi.ChecksumMismatchException}; false reads them anyway. Listing and
  *       attributes ({@code g3:crcStored}, {@code g3:crcComputed}: unsigned, as longs; {@code g3:crcOk}) always work.</li>
- *   <li>{@code gzipSpan} (bytes, default 4 MiB): output between inflate restart points of a .g3.gz.</li>
+ *   <li>{@code gzipSpan} (bytes, default 4 MiB): output between inflate restart points of a .g3.gz;
+ *       {@code gzipWindowMemory} (default 64 MiB) bounds their windows (docs/compressed.md).</li>
  *   <li>{@code gzipNative} (default true): the first open inflates a .g3.gz with native zlib, finding the
  *       deflate blocks its restart points need ahead of zlib ({@code NativeGzipScan}); a stream it cannot take
  *       (damage of any kind) is scanned again by the pure-Java inflater, which names the damage. Root attribute

@@ -26,6 +26,7 @@ public final class ContainerSource {
     private final boolean writable;
     private final BooleanSupplier writesBeside;
     private Boolean mayWriteBeside;
+    private volatile String contentsName;
 
     public ContainerSource(Path path, ContainerChannel channel, FormatOptions options, boolean writable) {
         this(path, channel, options, writable, () -> true);
@@ -74,9 +75,25 @@ public final class ContainerSource {
         return path != null ? path.toString() : input.uri().toString();
     }
 
-    /** The container's own file name (the last element of its path or of its object key). */
+    /**
+     * The container's own file name (the last element of its path or of its object key); for a container the
+     * core decompresses, the name of its contents ({@code spikes.sion} of {@code spikes.sion.gz}), so that names
+     * derived from it (the other files of a SIONlib set) are those of the uncompressed container.
+     */
     public String fileName() {
+        if (contentsName != null) {
+            return contentsName;
+        }
         return path != null ? String.valueOf(path.getFileName()) : lastSegment(input.uri());
+    }
+
+    /**
+     * Marks this source as the decompressed contents of a compressed file, named {@code fileName} (its name without
+     * {@code .gz}): what {@link #fileName()} gives from now on. Set by the core before the format opens it.
+     */
+    public ContainerSource contentsNamed(String fileName) {
+        this.contentsName = fileName;
+        return this;
     }
 
     /** The last path segment of a URI (decoded), or its whole text when it has no path. */

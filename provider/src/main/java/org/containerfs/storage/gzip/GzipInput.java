@@ -47,6 +47,7 @@ public final class GzipInput implements ContainerInput {
     }
 
     private final ContainerInput compressed;
+    private final String name;
     private final ContainerChannel channel;
     private final RestartIndex index;
     private final Settings settings;
@@ -54,9 +55,10 @@ public final class GzipInput implements ContainerInput {
     private String how = "";
     private long scanInflated;
 
-    private GzipInput(ContainerInput compressed, ContainerChannel channel, RestartIndex index, Settings settings,
+    private GzipInput(ContainerInput compressed, String name, ContainerChannel channel, RestartIndex index, Settings settings,
             long compressedSize) {
         this.compressed = compressed;
+        this.name = name;
         this.channel = channel;
         this.index = index;
         this.settings = settings;
@@ -86,11 +88,16 @@ public final class GzipInput implements ContainerInput {
      * inconsistent or made with other settings is ignored and the file scanned.
      */
     public static GzipInput open(ContainerInput compressed, Settings settings, byte[] persisted) throws IOException {
+        return open(compressed, compressed.uri().toString(), settings, persisted);
+    }
+
+    /** As {@link #open(ContainerInput, Settings, byte[])}, naming the file {@code name} in messages (a path, say). */
+    public static GzipInput open(ContainerInput compressed, String name, Settings settings, byte[] persisted)
+            throws IOException {
         ContainerChannel channel = ContainerChannel.readOnly(compressed);
         try {
             long size = channel.size();
-            String name = compressed.uri().toString();
-            GzipInput gz = new GzipInput(compressed, channel, newIndex(channel, name, settings), settings, size);
+            GzipInput gz = new GzipInput(compressed, name, channel, newIndex(channel, name, settings), settings, size);
             if (persisted == null || !gz.load(persisted)) {
                 gz.scan();
             }
@@ -129,7 +136,6 @@ public final class GzipInput implements ContainerInput {
 
     /** The one pass over the whole file that makes the restart points and learns the output's length. */
     private void scan() throws IOException {
-        String name = compressed.uri().toString();
         String fallback = "";
         if (settings.nativeScan() && compressedSize > 0) {
             NativeGzipScan fast = new NativeGzipScan(channel, settings.span(), index.collector());
@@ -241,7 +247,7 @@ public final class GzipInput implements ContainerInput {
         }
         int n = index.read(dst, position);
         if (n == 0) {
-            throw new ContainerFormatException(uri().toString(), compressedSize, "decompressed byte " + position
+            throw new ContainerFormatException(name, compressedSize, "decompressed byte " + position
                     + " of " + index.streamSize() + " (the compressed file changed since it was opened)");
         }
         return n;

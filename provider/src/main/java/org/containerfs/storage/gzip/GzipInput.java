@@ -157,11 +157,12 @@ public final class GzipInput implements ContainerInput {
         drain(inflater);
         scanInflated = inflater.position();
         if (inflater.members() == 0) {
-            throw new ContainerFormatException(name, 0, "a gzip member (magic 1f 8b, method 8: deflate)");
+            throw new ContainerFormatException(name, 0, null, "a gzip member (magic 1f 8b, method 8: deflate)",
+                    "no member in " + channel.size() + " bytes");
         }
         if (inflater.damage() != null && !inflater.trailingGarbageOnly()) {
-            throw new ContainerFormatException(name, Math.max(0, inflater.damageOffset()),
-                    "a complete gzip stream (" + inflater.damage() + ")");
+            throw new ContainerFormatException(name, Math.max(0, inflater.damageOffset()), null,
+                    "a complete gzip stream", inflater.damage());
         }
         index.scanned(inflater.position(), inflater.damage());
         how = "java" + (fallback.isEmpty() ? "" : " (" + fallback + ")");
@@ -247,8 +248,8 @@ public final class GzipInput implements ContainerInput {
         }
         int n = index.read(dst, position);
         if (n == 0) {
-            throw new ContainerFormatException(name, compressedSize, "decompressed byte " + position
-                    + " of " + index.streamSize() + " (the compressed file changed since it was opened)");
+            throw new ContainerFormatException(name, compressedSize, null, "decompressed byte " + position
+                    + " of " + index.streamSize(), "no more bytes (the compressed file changed since it was opened)");
         }
         return n;
     }

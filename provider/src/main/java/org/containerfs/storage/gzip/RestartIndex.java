@@ -500,8 +500,8 @@ public final class RestartIndex {
                     continue;
                 }
                 if (inflater.needsInput() && !feed()) {
-                    throw new TruncatedDataException(file, nextByte, "more compressed data for gzip member " + member
-                            + " (the stream ends inside it)");
+                    throw new TruncatedDataException(file, nextByte, "gzip member " + member,
+                            "more compressed data", "the file ends inside the member");
                 }
                 try {
                     int n = inflater.inflate(b, off, len);
@@ -511,11 +511,12 @@ public final class RestartIndex {
                         return n;
                     }
                     if (inflater.needsDictionary()) {
-                        throw new ContainerFormatException(file, nextByte, "raw deflate data without a preset dictionary");
+                        throw new ContainerFormatException(file, nextByte, "gzip member " + member,
+                                "raw deflate data without a preset dictionary", "a request for a dictionary");
                     }
                 } catch (DataFormatException e) {
-                    throw new ContainerFormatException(file, nextByte, "valid deflate data after the restart point ("
-                            + e.getMessage() + ")");
+                    throw new ContainerFormatException(file, nextByte, "gzip member " + member,
+                            "valid deflate data after the restart point", "invalid data (" + e.getMessage() + ")");
                 }
             }
         }

@@ -140,10 +140,11 @@ public final class JavaInflater extends BufferedSequentialReader {
         } catch (EndOfInput e) {
             damageOffset = fileSize;
             end("the compressed data ends inside member " + member + " at byte " + fileSize
-                    + ", before the rest of the member and its 8-byte trailer (a truncated .gz)");
+                    + " (truncated .gz; expected the rest of the member and its 8-byte trailer)");
         } catch (IllegalStateException e) {
             damageOffset = compressedEnd();
-            end("corrupt deflate data in member " + member + " near byte " + compressedEnd() + ": " + e.getMessage());
+            end("corrupt deflate data in member " + member + " near byte " + compressedEnd() + " (expected valid deflate"
+                    + " data): " + e.getMessage());
         }
         updateCrc();
         readEnd = wpos;
@@ -351,9 +352,9 @@ public final class JavaInflater extends BufferedSequentialReader {
         long memberSize = outBase + wpos - memberOut;
         if (stored != crc.getValue() || size != (memberSize & 0xFFFFFFFFL)) {
             damageOffset = at;
-            end("gzip member " + member + "'s trailer at byte " + at + " with CRC-32 " + show(stored) + " and size "
-                    + size + " where the data has CRC-32 " + show(crc.getValue()) + " and size "
-                    + (memberSize & 0xFFFFFFFFL));
+            end("gzip member " + member + ", trailer at byte " + at + ": expected the data's CRC-32 "
+                    + show(crc.getValue()) + " and size " + (memberSize & 0xFFFFFFFFL) + ", found CRC-32 "
+                    + show(stored) + " and size " + size);
             return;
         }
         state = State.MEMBER;

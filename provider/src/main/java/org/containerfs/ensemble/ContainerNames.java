@@ -7,11 +7,13 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.containerfs.core.ContainerFileSystemProvider;
 import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.storage.gzip.GzipInput;
 
 /**
  * Which file names of the source are taken for containers, decided from the name alone so that a
  * listing reads no file: the installed formats' extensions ({@code .lime}, {@code .ildg}, {@code .gsd},
- * {@code .scda}, {@code .sion}, {@code .g3}, {@code .g3.gz}), case-insensitive, and optionally env
+ * {@code .scda}, {@code .sion}, {@code .g3}), each also with {@code .gz} or {@code .gzip} after it (the
+ * decompression layer reads any format from gzip, docs/compressed.md), case-insensitive, and optionally env
  * {@code containerNames}, a regular expression a whole file name must match ({@code conf\.[0-9]+} for
  * ensembles whose configurations have no extension). The magic bytes are checked later, on first use
  * of a container's inside.
@@ -41,7 +43,7 @@ final class ContainerNames {
         if (sionSetOwner(fileName) != null) {
             return false;
         }
-        String lower = fileName.toLowerCase(Locale.ROOT);
+        String lower = GzipInput.innerName(fileName).toLowerCase(Locale.ROOT);
         for (String suffix : suffixes) {
             if (lower.endsWith(suffix) && lower.length() > suffix.length()) {
                 return true;

@@ -78,8 +78,8 @@ final class Ensembles {
 
     /** Whether the test takes {@code name} for a container name (independently of the library's list). */
     static boolean containerName(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
-        return Stream.of(".lime", ".ildg", ".gsd", ".scda", ".sion", ".g3", ".g3.gz").anyMatch(n::endsWith);
+        String n = name.toLowerCase(Locale.ROOT).replaceFirst("\\.gz(ip)?$", "");
+        return Stream.of(".lime", ".ildg", ".gsd", ".scda", ".sion", ".g3").anyMatch(n::endsWith);
     }
 
     static boolean sionMember(Path file) {

@@ -332,6 +332,9 @@ class S3TreeTest {
     void plainObjectsReadAsTheyAre() throws IOException {
         try (EnsembleFileSystem tree = s3Tree()) {
             assertThat(Files.readString(tree.getPath("/README.txt"))).isEqualTo("an ensemble\n");
+            Path record = tree.getPath("/gen/stream0/part0/conf.0010.lime/msg01/rec02.type-1");
+            assertThat(record.toUri().toString()).startsWith("ensemble:s3://" + BUCKET + "/runs/!/gen/");
+            assertThat(Path.of(record.toUri())).isEqualTo(record); // the URI leads back to the open tree
             assertThat(Files.readAllBytes(tree.getPath("/run2/lime/MANIFEST.tsv")))
                     .isEqualTo(Files.readAllBytes(local.resolve("run2/lime/MANIFEST.tsv")));
             assertThat(Files.isRegularFile(tree.getPath("/not-really.lime"))).isFalse(); // named like one: a directory

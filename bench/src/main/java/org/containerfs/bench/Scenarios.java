@@ -14,5 +14,6 @@ final class Scenarios {
             new G3Scenarios(),
             new SparkScenarios(),
             new FuseScenarios(),
-            new RemoteScenarios());
+            new RemoteScenarios(),
+            new EnsembleScenarios());
 }

@@ -104,6 +104,16 @@ final class ContainerOptions {
      * ({@code ContainerFileSystems.openTree}, docs/ensemble.md): a listing opens no container.
      */
     FileSystem openContainerOrTree(Path path) throws IOException {
+        if (S3Arguments.isS3(path)) {
+            // an object, else a prefix (s3://bucket/run/) as one tree of the containers below it
+            Map<String, Object> treeEnv = env(path);
+            treeEnv.remove(OpenProgress.ENV_KEY);
+            try {
+                return S3Arguments.openContainerOrTree(path, env(path), treeEnv);
+            } catch (ProviderNotFoundException e) {
+                throw notAContainer(path);
+            }
+        }
         if (!isTree(path)) {
             return open(path);
         }

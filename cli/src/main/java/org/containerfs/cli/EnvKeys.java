@@ -29,7 +29,9 @@ final class EnvKeys {
             "verify", "gzipSpan", "gzipIndex", "gzipIndexDir", "gzipNative", "maxFrameBytes",
             // S3
             "s3.endpoint", "s3.region", "s3.pathStyle", "s3.connectTimeout", "s3.requestTimeout", "s3.totalTimeout",
-            "s3.openReadBytes");
+            "s3.openReadBytes",
+            // trees of many containers (a directory, an S3 prefix)
+            "cacheContainers", "cacheBytes", "containerNames", "s3.listCacheEntries", "s3.listPageKeys");
 
     /** Null when {@code key} is read by something, else the warning that names it and the nearest known key. */
     static String warning(String key) {

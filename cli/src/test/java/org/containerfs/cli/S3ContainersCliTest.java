@@ -364,4 +364,40 @@ class S3ContainersCliTest {
         args[command.size()] = container;
         return args;
     }
+
+    /** A prefix (with or without its trailing "/", or a whole bucket) lists as the tree a local directory of the same files does. */
+    @Test
+    void aPrefixListsAsOneTreeLikeALocalDirectory(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        server.createBucket("trees");
+        Path local = Files.createDirectories(dir.resolve("run"));
+        Files.createDirectories(local.resolve("a/b"));
+        Files.write(local.resolve("a/conf.0010.lime"), Files.readAllBytes(Corpus.lime(GAUGE)));
+        Files.write(local.resolve("a/b/conf.0020.lime"), Files.readAllBytes(Corpus.lime(GAUGE)));
+        Files.writeString(local.resolve("notes.txt"), "beta=6.0\n");
+        server.putTree("trees", "run/", local);
+        Cli.Result expected = Cli.run("ls", "-R", local.toString());
+        assertThat(expected.status()).isZero();
+        assertThat(expected.stdout()).contains("/a/b/conf.0020.lime/msg02/rec04.ildg-binary-data");
+        for (String argument : List.of("s3://trees/run/", "s3://trees/run")) {
+            Cli.Result r = run("ls", "-R", argument);
+            assertThat(r.stderr()).as(argument).isEmpty();
+            // the same lines; a local directory lists in its own order, a prefix in key order
+            assertThat(r.stdout().lines().sorted().toList()).as(argument)
+                    .isEqualTo(expected.stdout().lines().sorted().toList());
+        }
+        Cli.Result bucket = run("ls", "s3://trees/");
+        assertThat(bucket.stdout()).isEqualTo("run/\n");
+        server.reset();
+        Cli.Result top = run("ls", "-l", "s3://trees/run/a/");
+        assertThat(top.status()).isZero();
+        assertThat(top.stdout()).contains("conf.0010.lime").contains("b/");
+        // listing a directory of containers opens none: a GET of the missing object "run/a", then LISTs only
+        assertThat(server.requests()).allSatisfy(req -> assertThat(req.method()).isEqualTo("GET"));
+        assertThat(server.requests().stream().filter(req -> !req.target().contains("list-type=2")).toList())
+                .hasSize(1).allSatisfy(req -> assertThat(req.target()).endsWith("/trees/run/a"));
+        Cli.Result missing = run("ls", "s3://trees/nothing-here/");
+        assertThat(missing.status()).isEqualTo(1);
+        assertThat(missing.stderr()).contains("s3://trees/nothing-here: no such key in bucket trees");
+        assertThat(server.mutating()).isZero();
+    }
 }

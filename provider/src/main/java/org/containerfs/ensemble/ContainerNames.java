@@ -57,6 +57,11 @@ final class ContainerNames {
      * whole set; null for any other name.
      */
     static String sionSetOwner(String fileName) {
+        // asked of every name of every path used: the regular expression only for names that end in ".NNNNNN"
+        int n = fileName.length();
+        if (n < 13 || fileName.charAt(n - 7) != '.' || !Character.isDigit(fileName.charAt(n - 1))) {
+            return null;
+        }
         var m = SION_MEMBER.matcher(fileName);
         return m.matches() ? m.group(1) : null;
     }

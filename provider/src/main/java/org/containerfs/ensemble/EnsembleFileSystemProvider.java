@@ -71,8 +71,16 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
 
     // ---- trees and URIs ------------------------------------------------------------------------------
 
-    /** The directory of a source URI when an installed NIO provider has it, else null (an S3 prefix). */
+    /**
+     * The directory of a source URI through the installed NIO provider of its scheme, else null. Never for an
+     * object store's scheme: a provider of it (aws-java-nio-spi-for-s3) would build a client, and look for a
+     * region and credentials, to answer; trees of a prefix are opened by their module.
+     */
     private static Path directory(URI base) {
+        String scheme = base.getScheme() == null ? "" : base.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (scheme.startsWith("s3") || scheme.equals("gs") || scheme.equals("hdfs")) {
+            return null;
+        }
         try {
             return Paths.get(base).toAbsolutePath().normalize();
         } catch (FileSystemNotFoundException | java.nio.file.ProviderNotFoundException | IllegalArgumentException e) {
@@ -80,14 +88,29 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         }
     }
 
-    /** A source URI as the registries know it: a directory's normalized, without a trailing '/'. */
-    private static String key(URI base) {
-        Path dir = directory(base);
-        String s = dir != null ? dir.toUri().toString() : base.toString();
+    /** A source URI as the registries know it: without a trailing '/'. */
+    private static String key(String uri) {
+        String s = uri;
         while (s.endsWith("/") && !s.endsWith("//")) {
             s = s.substring(0, s.length() - 1);
         }
         return s;
+    }
+
+    /** The key of a tree: its directory's normalized URI, or its source's URI. */
+    private static String key(EnsembleFileSystem fs) {
+        Path dir = fs.source();
+        return key(dir != null ? dir.toUri().toString() : fs.baseUri().toString());
+    }
+
+    /** The key of a URI asked for: as given if a tree has it, else a file URI normalized. */
+    private static String lookupKey(URI base) {
+        String raw = key(base.toString());
+        if (OPEN.containsKey(raw) || !"file".equalsIgnoreCase(base.getScheme())) {
+            return raw;
+        }
+        Path dir = directory(base);
+        return dir == null ? raw : key(dir.toUri().toString());
     }
 
     /**
@@ -103,7 +126,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
             throw new FileSystemNotFoundException(uri + ": no installed file system has " + base + " (a tree of an S3 "
                     + "prefix is opened with S3Containers.openTree)");
         }
-        String key = key(base);
+        String key = key(dir.toUri().toString());
         synchronized (OPEN) {
             if (BY_URI.containsKey(key)) {
                 throw new FileSystemAlreadyExistsException(uri.toString());
@@ -125,12 +148,12 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
 
     static void registered(EnsembleFileSystem fs) {
         synchronized (OPEN) {
-            OPEN.computeIfAbsent(key(fs.baseUri()), k -> new ArrayList<>()).add(fs);
+            OPEN.computeIfAbsent(key(fs), k -> new ArrayList<>()).add(fs);
         }
     }
 
     void removed(EnsembleFileSystem fs) {
-        String key = key(fs.baseUri());
+        String key = key(fs);
         synchronized (OPEN) {
             BY_URI.remove(key, fs);
             List<EnsembleFileSystem> trees = OPEN.get(key);
@@ -143,8 +166,8 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
     /** The tree opened by this URI, else any open tree of its directory. */
     @Override
     public EnsembleFileSystem getFileSystem(URI uri) {
-        String dir = key(TreeUris.baseOf(uri));
         synchronized (OPEN) {
+            String dir = lookupKey(TreeUris.baseOf(uri));
             EnsembleFileSystem fs = BY_URI.get(dir);
             if (fs == null && OPEN.containsKey(dir)) {
                 fs = OPEN.get(dir).get(0);

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -36,6 +37,44 @@ public final class S3Arguments {
     /** Opens the object read-only; a writable env is refused before any request. */
     public static FileSystem open(Path argument, Map<String, ?> env) throws IOException {
         return S3Containers.open(uri(argument), env);
+    }
+
+    /**
+     * Opens what the argument names: the object {@code s3://bucket/key}, or, where there is no such object, the
+     * prefix {@code key/} as one tree of the containers below it ({@link S3Containers#openTree}); a bucket alone
+     * ({@code s3://bucket/}) is the tree of the whole bucket. (A trailing "/" does not survive the argument's
+     * parse into a Path, so a prefix is known by the absence of an object of its name.) When neither exists, the
+     * object's {@code NoSuchFileException} is thrown. {@code treeEnv} goes to the tree.
+     */
+    public static FileSystem openContainerOrTree(Path argument, Map<String, ?> objectEnv, Map<String, ?> treeEnv)
+            throws IOException {
+        String s = argument.toString();
+        String rest = s.substring(s.startsWith("s3://") ? 5 : 4);
+        while (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
+        }
+        int slash = rest.indexOf('/');
+        if (slash < 0) {
+            return S3Containers.openTree(prefixUri(rest, ""), treeEnv);
+        }
+        try {
+            return open(argument, objectEnv);
+        } catch (NoSuchFileException missing) {
+            try {
+                return S3Containers.openTree(prefixUri(rest.substring(0, slash), rest.substring(slash + 1) + "/"), treeEnv);
+            } catch (NoSuchFileException noPrefixEither) {
+                missing.addSuppressed(noPrefixEither);
+                throw missing;
+            }
+        }
+    }
+
+    private static URI prefixUri(String bucket, String prefix) {
+        try {
+            return new URI("s3", bucket, "/" + prefix, null);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("s3://" + bucket + "/" + prefix, e);
+        }
     }
 
     /** Refuses a write to {@code argument} (a read-write mount, an upload) before touching anything. */

@@ -109,6 +109,15 @@ public final class S3ContainerInput implements ContainerInput {
     }
 
     /**
+     * An object a listing showed to be empty, without a request: it has no byte to read, and its identity (no
+     * ETag) is its size alone. Its siblings open through {@code client}, which stays open.
+     */
+    static S3ContainerInput empty(S3Client client, S3Location location, int openRead, FileTime lastModified) {
+        return new S3ContainerInput(new SharedClient(client, false), location, openRead, 0, null,
+                lastModified == null ? null : lastModified.toInstant(), null);
+    }
+
+    /**
      * The open as one ranged GET of bytes {@code [0, openRead)}; null where its answer cannot say the object's size
      * (an empty object has no byte 0 to serve, a store may answer {@code Content-Range: bytes 0-9/*}): a HEAD then.
      */

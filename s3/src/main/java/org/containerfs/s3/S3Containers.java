@@ -37,6 +37,21 @@ public final class S3Containers {
     }
 
     /**
+     * An S3 prefix ({@code s3://bucket/run/}, or {@code s3://bucket/} for a whole bucket) as one read-only tree of
+     * the containers below it ({@code ContainerFileSystems.openTree}, docs/ensemble.md): its "directories" as
+     * directories, every container as a directory of its own name, other objects as plain files. Listing a
+     * directory sends LIST requests only; a container is opened (one GET) on the first use of a path inside it.
+     * env: the tree's keys ({@code cacheContainers}, {@code cacheBytes}, {@code containerNames}), {@link S3Settings}'
+     * {@code s3.*} keys and {@code s3.listCacheEntries} ({@link S3TreeSource}), and every other key for each
+     * container's open. Writable opens are refused before any request.
+     */
+    public static org.containerfs.ensemble.EnsembleFileSystem openTree(URI s3Prefix, Map<String, ?> env)
+            throws IOException {
+        refuseWrites(s3Prefix.toString(), env);
+        return ContainerFileSystems.openTree(S3TreeSource.open(s3Prefix, env), env);
+    }
+
+    /**
      * Opens a container given as a Path of the {@code aws-java-nio-spi-for-s3} provider ({@code s3://}
      * or {@code s3x://host:port/bucket/key}) read-only, reading it with this module's exact ranged GETs
      * behind the core's block cache rather than through that provider's channel (whose read-ahead

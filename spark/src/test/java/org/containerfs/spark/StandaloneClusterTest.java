@@ -45,9 +45,8 @@ class StandaloneClusterTest {
                                 "--work-dir", work.toString(), masterUrl)), Map.of()));
             }
             spark.await(master, Pattern.compile("Starting Spark master at " + Pattern.quote(masterUrl)), Duration.ofSeconds(120));
-            for (Process worker : workers) {
-                spark.await(worker, Pattern.compile("Successfully registered with master"), Duration.ofSeconds(120));
-            }
+            // the driver starts once the Master leads (it waits for both executors itself, below), beside the Workers
+            spark.await(master, Pattern.compile("New state: ALIVE"), Duration.ofSeconds(120));
 
             List<String> args = new ArrayList<>(List.of(
                     "--master", masterUrl, "--deploy-mode", "client", "--name", "containerfs-standalone-test",
@@ -69,6 +68,9 @@ class StandaloneClusterTest {
             }
             Process driver = spark.start("driver", SparkProcesses.java("512m", "org.apache.spark.deploy.SparkSubmit", args),
                     Map.of());
+            for (Process worker : workers) {
+                spark.await(worker, Pattern.compile("Successfully registered with master"), Duration.ofSeconds(120));
+            }
             assertThat(spark.waitFor(driver, Duration.ofSeconds(240))).as("the driver's exit code; its log:\n%s",
                     spark.tail(driver)).isZero();
             List<String> lines = Files.readAllLines(out);

@@ -23,7 +23,7 @@ final class ContainerOpener {
     static void checkFormatsInstalled() throws IOException {
         if (ContainerFileSystems.providers().isEmpty()) {
             throw new IOException("containerfs: no container format is registered in this JVM: the containerfs jar "
-                    + "(containerfs-spark-VERSION-all.jar, passed with --jars) holds them in META-INF/services (docs/spark.md)");
+                    + "(containerfs-spark_2.13-VERSION-all.jar, passed with --jars) holds them in META-INF/services (docs/spark.md)");
         }
     }
 }

@@ -1,0 +1,172 @@
+package org.containerfs.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every Java and SQL example of docs/spark.md runs, on local[2] ({@code scripts/doc-examples} skips them: they need
+ * Spark). A {@code java} fence is the body of a method given {@code SparkSession spark}, with Spark's SQL classes
+ * and {@code functions.*} imported, compiled for Java 17 against the test class path; a {@code sql} fence is run
+ * statement by statement ({@code ;} at a line's end) through {@code spark.sql(...)}, each result collected. The
+ * stores the examples name are stood in for by local directories ({@link #stores}): a path an example uses that is
+ * not there fails the test, so an example never reaches the network. A {@code scala} fence is the body of
+ * {@code def run(spark: SparkSession)} with {@code spark.implicits._} and {@code functions._} imported (as
+ * spark-shell has them), compiled by the Scala compiler Spark's Scala comes with. Python fences are not run.
+ */
+class DocExamplesTest {
+    static final Path DOC = Path.of("..", "docs", "spark.md");
+    static final Pattern FENCE = Pattern.compile("(?m)^```(\\w*)\\s*\\n(.*?)^```", Pattern.DOTALL);
+    static final Pattern REMOTE = Pattern.compile("\\b(hdfs|s3a|abfs|gs|wasb)://[^\"'`\\s]*");
+
+    @TempDir
+    Path scratch;
+
+    /** What the examples' paths stand for here (longest first, so a path is replaced before its prefix). */
+    Map<String, String> stores() throws IOException {
+        Map<String, String> s = new LinkedHashMap<>();
+        Path out = Files.createDirectories(scratch.resolve("out"));
+        s.put("hdfs://nn/ensembles/run42-checksums", out.resolve("run42-checksums").toUri().toString());
+        s.put("hdfs://nn/ensembles/run42/", CorpusReadTest.corpus("lime").toUri().toString());
+        s.put("/data/season/*.g3", CorpusReadTest.corpus("g3") + "/*.g3");
+        s.put("s3a://telescope/2026/", CorpusReadTest.corpus("g3").toUri().toString());
+        return s;
+    }
+
+    record Fence(String language, int line, String text) {}
+
+    static List<Fence> fences(String language) throws IOException {
+        String doc = Files.readString(DOC);
+        List<Fence> found = new ArrayList<>();
+        Matcher m = FENCE.matcher(doc);
+        while (m.find()) {
+            if (m.group(1).equals(language)) {
+                int line = (int) doc.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 2;
+                found.add(new Fence(language, line, m.group(2)));
+            }
+        }
+        return found;
+    }
+
+    String local(Fence fence) throws IOException {
+        String code = fence.text();
+        for (Map.Entry<String, String> e : stores().entrySet()) {
+            code = code.replace(e.getKey(), e.getValue());
+        }
+        Matcher remote = REMOTE.matcher(code);
+        assertThat(remote.find()).as("docs/spark.md:%d names %s, which DocExamplesTest.stores() does not stand in for",
+                fence.line(), remote.find(0) ? remote.group() : "").isFalse();
+        return code;
+    }
+
+    @Test
+    void everyJavaExampleRuns() throws Exception {
+        List<Fence> java = fences("java");
+        assertThat(java).as("java fences in docs/spark.md").isNotEmpty();
+        SparkSession spark = SparkSessions.local2();
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        for (int i = 0; i < java.size(); i++) {
+            Fence fence = java.get(i);
+            String name = "SparkDocExample" + i;
+            Path dir = Files.createDirectories(scratch.resolve(name));
+            Path source = dir.resolve(name + ".java");
+            Files.writeString(source, """
+                    import static org.apache.spark.sql.functions.*;
+                    import java.util.*;
+                    import org.apache.spark.sql.*;
+                    public class %s {
+                        public static void run(SparkSession spark) throws Exception {
+                    %s
+                        }
+                    }
+                    """.formatted(name, local(fence)));
+            StringWriter errors = new StringWriter();
+            boolean compiled = javac.getTask(errors, null, null,
+                    List.of("--release", "17", "-proc:none", "-cp", classPath, "-d", dir.toString()), null,
+                    javac.getStandardFileManager(null, null, null).getJavaFileObjects(source)).call();
+            assertThat(compiled).as("docs/spark.md:%d compiles:\n%s", fence.line(), errors).isTrue();
+            try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
+                    DocExamplesTest.class.getClassLoader())) {
+                loader.loadClass(name).getMethod("run", SparkSession.class).invoke(null, spark);
+            } catch (InvocationTargetException e) {
+                throw new AssertionError("docs/spark.md:" + fence.line() + " fails", e.getCause());
+            }
+        }
+        try (Stream<Path> written = Files.walk(scratch.resolve("out"))) {
+            assertThat(written.filter(p -> p.toString().endsWith(".parquet"))).as("the checksums the example writes")
+                    .isNotEmpty();
+        }
+    }
+
+    @Test
+    void everyScalaExampleRuns() throws Exception {
+        List<Fence> scalaFences = fences("scala");
+        assertThat(scalaFences).as("scala fences in docs/spark.md").isNotEmpty();
+        SparkSession spark = SparkSessions.local2();
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        for (int i = 0; i < scalaFences.size(); i++) {
+            Fence fence = scalaFences.get(i);
+            String name = "SparkDocExampleScala" + i;
+            Path dir = Files.createDirectories(scratch.resolve(name));
+            Path source = dir.resolve(name + ".scala");
+            Files.writeString(source, """
+                    import org.apache.spark.sql._
+                    import org.apache.spark.sql.functions._
+                    object %s {
+                      def run(spark: SparkSession): Unit = {
+                        import spark.implicits._
+                    %s
+                      }
+                    }
+                    """.formatted(name, local(fence)));
+            java.io.ByteArrayOutputStream messages = new java.io.ByteArrayOutputStream();
+            boolean compiled;
+            try (java.io.PrintStream to = new java.io.PrintStream(messages, true, java.nio.charset.StandardCharsets.UTF_8)) {
+                compiled = scala.Console.withOut(to, () -> scala.tools.nsc.Main.process(new String[] {
+                    "-classpath", classPath, "-d", dir.toString(), "-nowarn", source.toString()}));
+            }
+            assertThat(compiled).as("docs/spark.md:%d compiles:\n%s", fence.line(), messages).isTrue();
+            try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
+                    DocExamplesTest.class.getClassLoader())) {
+                loader.loadClass(name).getMethod("run", SparkSession.class).invoke(null, spark);
+            } catch (InvocationTargetException e) {
+                throw new AssertionError("docs/spark.md:" + fence.line() + " fails", e.getCause());
+            }
+        }
+    }
+
+    @Test
+    void everySqlExampleRuns() throws Exception {
+        SparkSession spark = SparkSessions.local2();
+        for (Fence fence : fences("sql")) {
+            for (String statement : local(fence).split(";\\s*(\\n|$)")) {
+                if (!statement.isBlank()) {
+                    try {
+                        spark.sql(statement).collectAsList();
+                    } catch (RuntimeException e) {
+                        throw new AssertionError("docs/spark.md:" + fence.line() + " fails: " + statement, e);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -29,60 +29,64 @@ final class ContainerBatchReader implements SliceReader<ColumnarBatch> {
     private final RecordCursor cursor;
     private final Column[] columns;
     private final int batchSize;
-    private final ColumnVector[] vectors;
-    private final ColumnarBatch batch;
-    /** The cursor stands on a record that the last batch had no room for (a full batch). */
-    private boolean pending;
-    private boolean constantsSet;
+    private final StructType partitionSchema;
+    private final InternalRow partitionValues;
+    private ColumnVector[] vectors;
+    /** Made with the first record (a slice without rows allocates nothing), reused for every batch after it. */
+    private ColumnarBatch batch;
 
     ContainerBatchReader(ContainerSlice slice, Configuration conf, ReadOptions options, Column[] columns,
             RecordFilter filter, StructType partitionSchema, InternalRow partitionValues) {
         this.cursor = new RecordCursor(slice, conf, options, columns, filter);
         this.columns = columns;
         this.batchSize = options.columnarBatchSize;
-        this.vectors = new ColumnVector[columns.length + partitionSchema.length()];
+        this.partitionSchema = partitionSchema;
+        this.partitionValues = partitionValues;
+    }
+
+    /**
+     * The vectors, for at most as many records as the slice has left (many small containers read by one task do not
+     * each allocate vectors for a whole batch); the constants set once.
+     */
+    private void allocate() {
+        int capacity = (int) Math.max(1, Math.min(batchSize, 1 + cursor.remaining()));
+        vectors = new ColumnVector[columns.length + partitionSchema.length()];
         for (int c = 0; c < columns.length; c++) {
             Column column = columns[c];
-            vectors[c] = column == Column.CONTAINER || column == Column.FORMAT
-                    ? new ConstantColumnVector(batchSize, DataTypes.StringType)
-                    : new OnHeapColumnVector(batchSize, Column.SCHEMA.fields()[column.ordinal()].dataType());
+            if (column == Column.CONTAINER || column == Column.FORMAT) {
+                ConstantColumnVector constant = new ConstantColumnVector(capacity, DataTypes.StringType);
+                constant.setUtf8String(column == Column.CONTAINER ? cursor.container() : cursor.format());
+                vectors[c] = constant;
+            } else {
+                vectors[c] = new OnHeapColumnVector(capacity, Column.SCHEMA.fields()[column.ordinal()].dataType());
+            }
         }
         for (int p = 0; p < partitionSchema.length(); p++) {
-            ConstantColumnVector value = new ConstantColumnVector(batchSize, partitionSchema.fields()[p].dataType());
+            ConstantColumnVector value = new ConstantColumnVector(capacity, partitionSchema.fields()[p].dataType());
             ColumnVectorUtils.populate(value, partitionValues, p);
             vectors[columns.length + p] = value;
         }
-        this.batch = new ColumnarBatch(vectors);
+        batch = new ColumnarBatch(vectors);
     }
 
     @Override
     public boolean next() throws IOException {
-        if (!pending && !cursor.next()) {
+        if (!cursor.next()) {
             return false;
         }
-        pending = false;
+        if (batch == null) {
+            allocate();
+        }
         for (int c = 0; c < columns.length; c++) {
-            switch (columns[c]) {
-                case CONTAINER -> {
-                    if (!constantsSet) {
-                        ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.container());
-                    }
-                }
-                case FORMAT -> {
-                    if (!constantsSet) {
-                        ((ConstantColumnVector) vectors[c]).setUtf8String(cursor.format());
-                    }
-                }
-                default -> ((WritableColumnVector) vectors[c]).reset();
+            if (vectors[c] instanceof WritableColumnVector v) {
+                v.reset();
             }
         }
-        constantsSet = true;
         int rows = 0;
         long content = 0;
         while (true) {
             content += write(rows++);
             if (rows == batchSize || content >= MAX_BATCH_CONTENT) {
-                pending = false;
                 break;
             }
             if (!cursor.next()) {
@@ -153,7 +157,9 @@ final class ContainerBatchReader implements SliceReader<ColumnarBatch> {
         try {
             cursor.close();
         } finally {
-            batch.close();
+            if (batch != null) {
+                batch.close();
+            }
         }
     }
 }

@@ -29,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Walks a task's containers (or record ranges of one), record by record, for both readers (rows and
- * columnar batches). Per container: one open (the index), one walk of its tree; per record: the pushed
+ * Walks one container slice (a whole container, or the records whose header lies in a byte range of it), record
+ * by record, for both readers (rows and columnar batches). Per slice: one open (the index), one walk of its
+ * tree; per record: the pushed
  * filters on path, format, container and listed size first, then only what the selected columns need
  * (attributes and content are read only when selected).
  *
@@ -95,6 +96,11 @@ final class RecordCursor implements AutoCloseable {
             closeCurrent();
         }
         return false;
+    }
+
+    /** How many records of the slice come after the current one, at most (filters may skip some). */
+    long remaining() {
+        return current == null ? 0 : current.end - current.next;
     }
 
     UTF8String container() {

@@ -100,10 +100,6 @@ final class RecordFilter implements Serializable {
         return false;
     }
 
-    Filter[] filters() {
-        return filters.clone();
-    }
-
     boolean isEmpty() {
         return filters.length == 0;
     }

@@ -12,6 +12,8 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Only the selected columns are read; a large container split into record ranges gives the same rows. */
 class PruningAndSplitTest {
@@ -78,5 +80,21 @@ class PruningAndSplitTest {
                 .groupBy("p").count().collectAsList().stream().map(r -> r.getLong(1)).toList();
         assertThat(perRange).hasSizeGreaterThanOrEqualTo(5).allMatch(n -> n > 0 && n < RECORDS);
         assertThat(perRange.stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+    }
+
+    /**
+     * Every format's corpus cut into 8 KiB byte ranges: each record comes exactly once, as the provider's walk lists
+     * it (positions from headerOffset or offset where the format gives them, a record's share of the file where not).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"lime", "gsd", "scda", "sion", "g3"})
+    void everyFormatCutIntoSmallByteRangesGivesEachRecordOnce(String format) throws Exception {
+        Path corpus = CorpusReadTest.corpus(format);
+        List<ProviderWalk.Row> expected = ProviderWalk.walkDirectory(corpus);
+        SparkSessions.set("spark.sql.files.maxPartitionBytes", "8k");
+        Dataset<Row> split = spark.read().format("containerfs").load(corpus.toString());
+        assertThat(split.rdd().getNumPartitions()).isGreaterThan(10);
+        assertThat(ProviderWalk.rowsOf(split)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(split.count()).isEqualTo(expected.size());
     }
 }

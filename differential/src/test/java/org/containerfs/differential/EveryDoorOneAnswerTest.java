@@ -58,6 +58,8 @@ class EveryDoorOneAnswerTest {
         }
         doors.add(new S3Door(work.resolve("inputs")));
         doors.add(new HadoopDoor());
+        doors.add(new GzipDoor(work));
+        doors.add(new EnsembleDoor(work.resolve("inputs")));
         doors.add(SparkDoor.listing(spark));
         doors.add(SparkDoor.content(spark));
     }

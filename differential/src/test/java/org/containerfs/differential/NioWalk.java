@@ -48,22 +48,37 @@ final class NioWalk {
         return Answer.of(entries);
     }
 
+    /**
+     * Every path below {@code top}, a directory that shows a container inside a larger tree (an ensemble's),
+     * named as the container's own root names them ({@code /msg01/...}).
+     */
+    static Answer walkBelow(Path top) throws IOException {
+        Map<String, Answer.Entry> entries = new TreeMap<>();
+        walk(top, top, entries);
+        return Answer.of(entries);
+    }
+
     private static void walk(Path dir, Map<String, Answer.Entry> entries) throws IOException {
+        walk(dir.getRoot(), dir, entries);
+    }
+
+    private static void walk(Path top, Path dir, Map<String, Answer.Entry> entries) throws IOException {
         try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
             for (Path child : children) {
+                String name = "/" + top.relativize(child);
                 BasicFileAttributes a = Files.readAttributes(child, BasicFileAttributes.class);
                 if (a.isDirectory()) {
-                    entries.put(child.toString(), Answer.Entry.directory());
-                    walk(child, entries);
+                    entries.put(name, Answer.Entry.directory());
+                    walk(top, child, entries);
                 } else {
-                    entries.put(child.toString(), Answer.Entry.file(a.size(), content(child, a.size())));
+                    entries.put(name, Answer.Entry.file(a.size(), content(child, a.size())));
                 }
             }
         } catch (IOException | java.nio.file.DirectoryIteratorException unlistable) {
-            if (dir.getParent() == null) {
-                throw unlistable; // the root: the container as a whole cannot be listed
+            if (dir.equals(top)) {
+                throw unlistable; // the top: the container as a whole cannot be listed
             }
-            entries.put(dir.toString(), new Answer.Entry(Answer.Type.DIRECTORY, 0, Answer.UNLISTABLE));
+            entries.put("/" + top.relativize(dir), new Answer.Entry(Answer.Type.DIRECTORY, 0, Answer.UNLISTABLE));
         }
     }
 

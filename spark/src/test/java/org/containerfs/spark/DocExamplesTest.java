@@ -47,8 +47,29 @@ class DocExamplesTest {
         s.put("hdfs://nn/ensembles/run42-checksums", out.resolve("run42-checksums").toUri().toString());
         s.put("hdfs://nn/ensembles/run42/", CorpusReadTest.corpus("lime").toUri().toString());
         s.put("/data/season/*.g3", CorpusReadTest.corpus("g3") + "/*.g3");
+        // the partitioned ensemble of "SQL" and "Partition columns": beta=.../L=.../conf.N.lime
+        Path ensemble = partitionedEnsemble();
+        s.put("hdfs://nn/data/ensemble", ensemble.toUri().toString());
+        s.put("/data/ensemble", ensemble.toString());
         s.put("s3a://telescope/2026/", CorpusReadTest.corpus("g3").toUri().toString());
         return s;
+    }
+
+    /** Two values of beta and of L, a LIME container of the corpus in each of the four directories. */
+    Path partitionedEnsemble() throws IOException {
+        Path root = scratch.resolve("ensemble");
+        if (Files.isDirectory(root)) {
+            return root;
+        }
+        Path lime = CorpusReadTest.corpus("lime").resolve("s03_multi_msg_pack.lime");
+        int n = 1000;
+        for (String beta : List.of("5.8", "6.0")) {
+            for (String l : List.of("16", "32")) {
+                Path dir = Files.createDirectories(root.resolve("beta=" + beta).resolve("L=" + l));
+                Files.copy(lime, dir.resolve("conf." + (n += 10) + ".lime"));
+            }
+        }
+        return root;
     }
 
     record Fence(String language, int line, String text) {}
@@ -158,7 +179,8 @@ class DocExamplesTest {
     void everySqlExampleRuns() throws Exception {
         SparkSession spark = SparkSessions.local2();
         for (Fence fence : fences("sql")) {
-            for (String statement : local(fence).split(";\\s*(\\n|$)")) {
+            // a "-- comment" may follow a statement's semicolon on its line
+            for (String statement : local(fence).replaceAll("--[^\\n]*", "").split(";\\s*(\\n|$)")) {
                 if (!statement.isBlank()) {
                     try {
                         spark.sql(statement).collectAsList();

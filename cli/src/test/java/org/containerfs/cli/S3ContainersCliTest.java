@@ -121,16 +121,7 @@ class S3ContainersCliTest {
         String object = "s3://cli/ens/" + GAUGE;
         CompletableFuture<Cli.Result> mounted = CompletableFuture.supplyAsync(() -> run("mount", object, mp));
         try {
-            String line = null;
-            for (int i = 0; i < 300 && line == null && !mounted.isDone(); i++) {
-                line = Files.readAllLines(Path.of("/proc/mounts")).stream()
-                        .filter(l -> l.contains(" " + mp + " ")).findFirst().orElse(null);
-                if (line == null) {
-                    Thread.sleep(100);
-                }
-            }
-            assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull();
-            Captured.note(line);
+            String line = mountLine(mp, mounted);
             assertThat(line).startsWith(object + " ").contains(" ro,").doesNotContain(S3TestServer.SECRET_KEY);
             for (String record : List.of("msg01/rec01.scidac-private-file-xml", "msg02/rec04.ildg-binary-data")) {
                 assertThat(Files.readAllBytes(mp.resolve(record))).as(record)
@@ -175,6 +166,21 @@ class S3ContainersCliTest {
         assertThat(run("verify", object).stderr())
                 .isEqualTo("containerfs verify: " + object + ": not a container of a supported format (supported: "
                         + "lime, gsd, scda, sion, g3)\n");
+    }
+
+    /** The /proc/mounts line of the mount at {@code mp} once it is there (noted for the secret scan). */
+    private static String mountLine(Path mp, CompletableFuture<Cli.Result> mounted) throws Exception {
+        String line = null;
+        for (int i = 0; i < 300 && line == null && !mounted.isDone(); i++) {
+            line = Files.readAllLines(Path.of("/proc/mounts")).stream()
+                    .filter(l -> l.contains(" " + mp + " ")).findFirst().orElse(null);
+            if (line == null) {
+                Thread.sleep(100);
+            }
+        }
+        assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull();
+        Captured.note(line);
+        return line;
     }
 
     /** What a mount that fails before mounting says, exit status 1 (it writes to the process's own standard error). */
@@ -468,16 +474,7 @@ class S3ContainersCliTest {
         Path mp = Files.createTempDirectory(Path.of("/tmp"), "containerfs-s3-tree-mount-");
         CompletableFuture<Cli.Result> mounted = CompletableFuture.supplyAsync(() -> run("mount", "s3://mounted/run/", mp));
         try {
-            String line = null;
-            for (int i = 0; i < 300 && line == null && !mounted.isDone(); i++) {
-                line = Files.readAllLines(Path.of("/proc/mounts")).stream()
-                        .filter(l -> l.contains(" " + mp + " ")).findFirst().orElse(null);
-                if (line == null) {
-                    Thread.sleep(100);
-                }
-            }
-            assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull();
-            Captured.note(line);
+            String line = mountLine(mp, mounted);
             assertThat(line).contains(" ro,").doesNotContain(S3TestServer.SECRET_KEY);
             try (var top = Files.list(mp)) {
                 assertThat(top.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("a", "notes.txt");

@@ -492,6 +492,7 @@ class S3ContainersCliTest {
         }
         Path rw = Files.createDirectory(dir.resolve("rw"));
         assertThat(mountErrors("--rw", "s3://mounted/run/", rw)).contains("a read-write mount refused");
+        assertThat(mountErrors("--format", "lime", "s3://mounted/run/", rw)).contains("env format=lime does not apply to a tree");
         assertThat(server.mutating()).isZero();
     }
 }

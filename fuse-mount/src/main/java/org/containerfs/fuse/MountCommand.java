@@ -333,7 +333,11 @@ public final class MountCommand implements Callable<Integer> {
             }
             try {
                 // an object, else (no object of that name) the prefix as one read-only tree of its containers
-                return S3Arguments.openContainerOrTree(container, s3Env, new HashMap<>(providerEnv));
+                Map<String, Object> treeEnv = new HashMap<>(providerEnv);
+                if (format != null) {
+                    treeEnv.put("format", format); // refused by a tree: each container's format is found from its bytes
+                }
+                return S3Arguments.openContainerOrTree(container, s3Env, treeEnv);
             } catch (ProviderNotFoundException e) {
                 throw notRecognized(container, e); // the same bytes get the same answer as in a local file
             }

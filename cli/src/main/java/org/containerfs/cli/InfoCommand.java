@@ -38,7 +38,8 @@ final class InfoCommand implements Callable<Integer> {
     ContainerOptions options;
 
     @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as "
-            + "s3://bucket/key (read-only), or a local directory, read-only as one tree of its containers: its counts "
+            + "s3://bucket/key (read-only), or a local directory or an S3 prefix (s3://bucket/prefix/), read-only as one tree of "
+            + "its containers: its counts "
             + "(directories, containers by format, plain files, records, bytes) and the containers with damage.")
     Path container;
 
@@ -51,9 +52,13 @@ final class InfoCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintStream out = top.out();
         if (ContainerOptions.isTree(container)) {
-            return tree(out);
+            return tree(out, options.openTree(container));
         }
-        try (FileSystem fs = options.open(container)) {
+        FileSystem opened = options.openContainerOrTree(container); // an s3:// argument naming no object: a prefix
+        if (opened instanceof EnsembleFileSystem prefix) {
+            return tree(out, prefix);
+        }
+        try (FileSystem fs = opened) {
             Path root = fs.getRootDirectories().iterator().next();
             if (json) {
                 long[] counts = new long[3];
@@ -98,13 +103,13 @@ final class InfoCommand implements Callable<Integer> {
     }
 
     /**
-     * A local directory: the tree's counts. The source's directories, plain files and containers come from the
+     * A local directory or an S3 prefix: the tree's counts. The source's directories, plain files and containers come from the
      * listings (one stat each); each container is then opened once, in turn, for its index (records, their bytes,
      * the damage the open found), through the tree's bounded cache: never more than one is in use, and none is
      * read beyond what its open reads.
      */
-    private int tree(PrintStream out) throws IOException {
-        try (EnsembleFileSystem tree = options.openTree(container)) {
+    private int tree(PrintStream out, EnsembleFileSystem opened) throws IOException {
+        try (EnsembleFileSystem tree = opened) {
             TreeWalk walk = TreeWalk.of(tree);
             Map<String, Long> formats = new TreeMap<>();
             List<Map<String, Object>> damaged = new ArrayList<>();
@@ -150,7 +155,7 @@ final class InfoCommand implements Callable<Integer> {
             }
             if (json) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("directory", JsonReports.containerUri(container));
+                m.put("directory", TreeWalk.treeUri(tree, container));
                 m.put("format", "ensemble");
                 m.put("directories", walk.directories);
                 m.put("containers", containers);
@@ -170,7 +175,7 @@ final class InfoCommand implements Callable<Integer> {
                 return 0;
             }
             Map<String, String> lines = new LinkedHashMap<>();
-            lines.put("directory", Errors.safe(container.toString()));
+            lines.put("directory", Errors.safe(ContainerOptions.name(container)));
             lines.put("format", "ensemble (a directory as one tree of containers)");
             lines.put("directories", Long.toString(walk.directories));
             StringBuilder byFormat = new StringBuilder();

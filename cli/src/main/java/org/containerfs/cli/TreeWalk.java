@@ -58,9 +58,23 @@ final class TreeWalk {
         return containers.stream().mapToLong(Container::fileSize).sum();
     }
 
+    /** How JSON names the tree's top: the argument's URI for a local directory, the prefix's {@code s3://bucket/prefix/}. */
+    static String treeUri(EnsembleFileSystem tree, Path argument) {
+        return tree.source() != null ? JsonReports.containerUri(argument) : tree.treeSource().uri().toString();
+    }
+
     /** The {@code file:} URI of the source file a container of the tree shows (what single-container documents name). */
     static String fileUri(EnsembleFileSystem tree, Path container) {
-        return tree.source().resolve(container.toString().substring(1)).toUri().toString();
+        if (tree.source() != null) {
+            return tree.source().resolve(container.toString().substring(1)).toUri().toString();
+        }
+        java.net.URI top = tree.treeSource().uri(); // an S3 prefix: s3://bucket/prefix/ + the path below it
+        try {
+            return new java.net.URI(top.getScheme(), top.getAuthority(), top.getPath() + container.toString().substring(1),
+                    null, null).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException(top + container.toString(), e);
+        }
     }
 
     /**

@@ -41,7 +41,8 @@ final class VerifyCommand implements Callable<Integer> {
     boolean verbose;
 
     @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as "
-            + "s3://bucket/key (read-only), or a local directory, read-only as one tree: every container below it is "
+            + "s3://bucket/key (read-only), or a local directory or an S3 prefix (s3://bucket/prefix/), read-only as one "
+            + "tree: every container below it is "
             + "verified in turn, one line each ('OK <path>: ...' or 'DAMAGED <path>: ...'), then a summary line.")
     Path container;
 
@@ -67,11 +68,11 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintStream out = top.out();
         if (ContainerOptions.isTree(container)) {
-            return tree(out);
+            return tree(out, options.openTree(container));
         }
         FileSystem fs;
         try {
-            fs = options.open(container);
+            fs = options.openContainerOrTree(container); // an s3:// argument naming no object: a prefix
         } catch (CliException | NoSuchFileException notAContainer) {
             throw notAContainer; // a usage problem (missing file, directory, unknown format), not damage
         } catch (java.nio.file.FileSystemException | java.net.SocketException | java.io.InterruptedIOException e) {
@@ -85,6 +86,9 @@ final class VerifyCommand implements Callable<Integer> {
             out.println("FAIL " + Errors.safe(ContainerOptions.name(container)) + ": " + Errors.describe(e));
             out.println(ContainerOptions.name(container) + ": cannot be opened: DAMAGED");
             return 1;
+        }
+        if (fs instanceof EnsembleFileSystem prefix) {
+            return tree(out, prefix);
         }
         try (fs) {
             Path root = fs.getRootDirectories().iterator().next();
@@ -138,11 +142,11 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     /**
-     * A local directory: every container of the tree read whole, one after the other (through the tree's bounded
+     * A local directory or an S3 prefix: every container of the tree read whole, one after the other (through the tree's bounded
      * cache), one line each, then a summary; plain files are counted, not read. The progress line's total is the
      * containers' file sizes, its label the container being read and how many of them are done.
      */
-    private int tree(PrintStream out) throws IOException {
+    private int tree(PrintStream out, EnsembleFileSystem opened) throws IOException {
         long containers = 0;
         long damaged = 0;
         long bytesRead = 0;
@@ -150,7 +154,9 @@ final class VerifyCommand implements Callable<Integer> {
         java.util.List<String> notContainers = new java.util.ArrayList<>();
         java.util.List<Map<String, Object>> results = new java.util.ArrayList<>();
         String name = Errors.safe(ContainerOptions.name(container));
-        try (EnsembleFileSystem tree = options.openTree(container)) {
+        String directoryUri;
+        try (EnsembleFileSystem tree = opened) {
+            directoryUri = TreeWalk.treeUri(tree, container);
             TreeWalk walk = TreeWalk.of(tree);
             plainFiles = walk.plainFiles.size();
             progress = options.progress("verify " + Errors.safe(String.valueOf(container.getFileName())),
@@ -211,7 +217,7 @@ final class VerifyCommand implements Callable<Integer> {
         }
         if (json) {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("directory", JsonReports.containerUri(container));
+            m.put("directory", directoryUri);
             m.put("format", "ensemble");
             m.put("sound", damaged == 0);
             m.put("containers", containers);

@@ -121,16 +121,7 @@ class S3ContainersCliTest {
         String object = "s3://cli/ens/" + GAUGE;
         CompletableFuture<Cli.Result> mounted = CompletableFuture.supplyAsync(() -> run("mount", object, mp));
         try {
-            String line = null;
-            for (int i = 0; i < 300 && line == null && !mounted.isDone(); i++) {
-                line = Files.readAllLines(Path.of("/proc/mounts")).stream()
-                        .filter(l -> l.contains(" " + mp + " ")).findFirst().orElse(null);
-                if (line == null) {
-                    Thread.sleep(100);
-                }
-            }
-            assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull();
-            Captured.note(line);
+            String line = mountLine(mp, mounted);
             assertThat(line).startsWith(object + " ").contains(" ro,").doesNotContain(S3TestServer.SECRET_KEY);
             for (String record : List.of("msg01/rec01.scidac-private-file-xml", "msg02/rec04.ildg-binary-data")) {
                 assertThat(Files.readAllBytes(mp.resolve(record))).as(record)
@@ -175,6 +166,21 @@ class S3ContainersCliTest {
         assertThat(run("verify", object).stderr())
                 .isEqualTo("containerfs verify: " + object + ": not a container of a supported format (supported: "
                         + "lime, gsd, scda, sion, g3)\n");
+    }
+
+    /** The /proc/mounts line of the mount at {@code mp} once it is there (noted for the secret scan). */
+    private static String mountLine(Path mp, CompletableFuture<Cli.Result> mounted) throws Exception {
+        String line = null;
+        for (int i = 0; i < 300 && line == null && !mounted.isDone(); i++) {
+            line = Files.readAllLines(Path.of("/proc/mounts")).stream()
+                    .filter(l -> l.contains(" " + mp + " ")).findFirst().orElse(null);
+            if (line == null) {
+                Thread.sleep(100);
+            }
+        }
+        assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull();
+        Captured.note(line);
+        return line;
     }
 
     /** What a mount that fails before mounting says, exit status 1 (it writes to the process's own standard error). */
@@ -398,6 +404,95 @@ class S3ContainersCliTest {
         Cli.Result missing = run("ls", "s3://trees/nothing-here/");
         assertThat(missing.status()).isEqualTo(1);
         assertThat(missing.stderr()).contains("s3://trees/nothing-here: no such key in bucket trees");
+        assertThat(server.mutating()).isZero();
+    }
+
+    /**
+     * info and verify of a prefix say what they say of a local directory of the same files (text and --json), the
+     * root's name and URIs aside; verify exits 1 for the damaged container in both, info names it in both.
+     */
+    @Test
+    void infoAndVerifyOfAPrefixMatchThoseOfTheSameLocalDirectory(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        server.createBucket("doors");
+        Path local = Files.createDirectories(dir.resolve("run"));
+        Path samples = Corpus.repositoryRoot().resolve("samples");
+        Files.createDirectories(local.resolve("a/b"));
+        Files.copy(Corpus.lime(GAUGE), local.resolve("a/conf.0010.lime"));
+        Files.copy(samples.resolve("lime/ildg.lime"), local.resolve("a/b/conf.0020.lime"));
+        Files.copy(samples.resolve("gsd/trajectory.gsd"), local.resolve("a/trajectory.gsd"));
+        Files.copy(samples.resolve("scda/checkpoint.scda"), local.resolve("checkpoint.scda"));
+        Files.copy(samples.resolve("sion/spikes.sion"), local.resolve("spikes.sion"));
+        Files.copy(samples.resolve("sion/spikes.sion.000001"), local.resolve("spikes.sion.000001"));
+        Files.copy(samples.resolve("g3/observation.g3.gz"), local.resolve("observation.g3.gz"));
+        byte[] gauge = Files.readAllBytes(Corpus.lime(GAUGE));
+        Files.write(local.resolve("a/conf.0030.lime"), java.util.Arrays.copyOf(gauge, gauge.length - 100)); // damaged
+        Files.writeString(local.resolve("notes.txt"), "beta=6.0\n");
+        Files.writeString(local.resolve("a/not-really.lime"), "plain text named like a container\n");
+        server.putTree("doors", "run/", local);
+        server.reset(); // the uploads are not the commands' requests
+        String prefix = "s3://doors/run";
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (List<String> command : List.of(List.of("info"), List.of("verify"), List.of("info", "--json"),
+                List.of("verify", "--json"), List.of("verify", "--env", "cacheContainers=1"))) {
+            Cli.Result here = Cli.run(concat(command, local.toString()));
+            for (String argument : List.of(prefix, prefix + "/")) {
+                Cli.Result there = run(concat(command, argument));
+                assertThat(there.stderr()).as("%s %s", command, argument).isEmpty();
+                assertThat(there.status()).as("%s %s", command, argument).isEqualTo(here.status())
+                        .isEqualTo(command.get(0).equals("verify") ? 1 : 0);
+                String expected = here.stdout().replace(local.toUri().toString(), "<top>/")
+                        .replace(local.toString(), "<top>");
+                String actual = there.stdout().replace(prefix + "/", "<top>/").replace(prefix, "<top>");
+                if (command.contains("--json")) {
+                    assertThat(json.readTree(actual)).as("%s %s", command, argument).isEqualTo(json.readTree(expected));
+                } else {
+                    assertThat(actual).as("%s %s", command, argument).isEqualTo(expected);
+                }
+            }
+            assertThat(here.stdout()).as("%s", command).contains("a/conf.0030.lime");
+        }
+        Cli.Result verify = run("verify", prefix + "/");
+        assertThat(verify.stdout()).contains("DAMAGED /a/conf.0030.lime: ").contains("OK /a/conf.0010.lime: lime, ")
+                .contains("OK /spikes.sion: sion, ").contains("OK /observation.g3.gz: g3, ")
+                .contains("NOTE /a/not-really.lime: named like a container")
+                .contains(prefix + ": 7 containers, 6 OK, 1 DAMAGED, 2 plain files (not read), ").endsWith(": DAMAGED\n");
+        Cli.Result infoJson = run("info", "--json", prefix + "/");
+        assertThat(json.readTree(infoJson.stdout()).get("directory").asText()).isEqualTo("s3://doors/run/");
+        assertThat(json.readTree(infoJson.stdout()).get("damaged").get(0).get("container").asText())
+                .isEqualTo("s3://doors/run/a/conf.0030.lime");
+        assertThat(server.mutating()).isZero();
+    }
+
+    /** A real FUSE mount of a prefix: one read-only tree, each container a directory of its records. */
+    @Test
+    void mountShowsAPrefixAsOneReadOnlyTree(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        server.createBucket("mounted");
+        server.put("mounted", "run/a/conf.0010.lime", Corpus.lime(GAUGE));
+        server.put("mounted", "run/notes.txt", "beta=6.0\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        server.reset();
+        Path mp = Files.createTempDirectory(Path.of("/tmp"), "containerfs-s3-tree-mount-");
+        CompletableFuture<Cli.Result> mounted = CompletableFuture.supplyAsync(() -> run("mount", "s3://mounted/run/", mp));
+        try {
+            String line = mountLine(mp, mounted);
+            assertThat(line).contains(" ro,").doesNotContain(S3TestServer.SECRET_KEY);
+            try (var top = Files.list(mp)) {
+                assertThat(top.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("a", "notes.txt");
+            }
+            assertThat(Files.readString(mp.resolve("notes.txt"))).isEqualTo("beta=6.0\n");
+            String record = "a/conf.0010.lime/msg02/rec04.ildg-binary-data";
+            assertThat(Files.readAllBytes(mp.resolve(record)))
+                    .isEqualTo(Cli.run("cat", Corpus.lime(GAUGE), "/msg02/rec04.ildg-binary-data").stdoutBytes());
+            assertThat(Files.isWritable(mp.resolve("a"))).isFalse();
+        } finally {
+            Cli.Result umount = run("umount", mp);
+            assertThat(umount.status()).as(umount.stderr()).isZero();
+            assertThat(mounted.get(60, TimeUnit.SECONDS).status()).isZero();
+            Files.deleteIfExists(mp);
+        }
+        Path rw = Files.createDirectory(dir.resolve("rw"));
+        assertThat(mountErrors("--rw", "s3://mounted/run/", rw)).contains("a read-write mount refused");
+        assertThat(mountErrors("--format", "lime", "s3://mounted/run/", rw)).contains("env format=lime does not apply to a tree");
         assertThat(server.mutating()).isZero();
     }
 }

@@ -30,8 +30,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "mount", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Mount a container (LIME, GSD, scda, SIONlib, G3) as a directory through FUSE, or a local directory of "
-                    + "containers as one read-only tree (each container a directory named as its file).",
+            "Mount a container (LIME, GSD, scda, SIONlib, G3) as a directory through FUSE, or a local directory or an "
+                    + "S3 prefix of containers as one read-only tree (each container a directory named as its file).",
             "Read-only by default. With --rw new units can be appended: mkdir the next message/frame, then cp "
                     + "files into it (each file is committed when it is closed); nothing existing changes.",
             "Stays in the foreground until unmounted; Ctrl-C or SIGTERM unmount cleanly.",
@@ -40,7 +40,8 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:unmounted cleanly", "1:mounting failed", "2:FUSE is not available on this machine"})
 public final class MountCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<container>", description = "the container: a local file, an object as s3://bucket/key (read-only), or a local "
-            + "directory, whose containers show as directories of one read-only tree (docs/ensemble.md)")
+            + "directory or an S3 prefix (s3://bucket/prefix/), whose containers show as directories of one read-only "
+            + "tree (docs/ensemble.md)")
     Path container;
 
     @Parameters(index = "1", paramLabel = "<mountpoint>", description = "an existing directory")
@@ -301,7 +302,10 @@ public final class MountCommand implements Callable<Integer> {
                 : container.toAbsolutePath().normalize().toString();
     }
 
-    /** Opens a container (a file, or an s3://bucket/key object read-only) with the provider that recognizes it. */
+    /**
+     * Opens a container (a file, or an s3://bucket/key object read-only) with the provider that recognizes it; a
+     * local directory, or an s3:// argument naming no object (a prefix), as one read-only tree of its containers.
+     */
     public static FileSystem openContainer(Path container, boolean readWrite, String format, boolean sync)
             throws IOException {
         return openContainer(container, readWrite, format, sync, null);
@@ -328,7 +332,12 @@ public final class MountCommand implements Callable<Integer> {
                 s3Env.put(OpenProgress.ENV_KEY, progress);
             }
             try {
-                return S3Arguments.open(container, s3Env);
+                // an object, else (no object of that name) the prefix as one read-only tree of its containers
+                Map<String, Object> treeEnv = new HashMap<>(providerEnv);
+                if (format != null) {
+                    treeEnv.put("format", format); // refused by a tree: each container's format is found from its bytes
+                }
+                return S3Arguments.openContainerOrTree(container, s3Env, treeEnv);
             } catch (ProviderNotFoundException e) {
                 throw notRecognized(container, e); // the same bytes get the same answer as in a local file
             }

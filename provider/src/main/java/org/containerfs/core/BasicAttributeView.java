@@ -19,18 +19,18 @@ final class BasicAttributeView implements BasicFileAttributeView {
     }
 
     @Override
-    public ContainerFileAttributes readAttributes() throws IOException {
+    public BasicAttributes readAttributes() throws IOException {
         return read(path);
     }
 
-    static ContainerFileAttributes read(ContainerPath p) throws IOException {
+    static BasicAttributes read(ContainerPath p) throws IOException {
         ContainerFileSystem fs = p.getFileSystem();
-        ContainerFileAttributes listed = p.listedAttributes();
+        BasicAttributes listed = p.listedAttributes();
         if (listed != null) {
             return listed;
         }
         // An entry that is there (every file of a walk) in one pass under the lock: node and attributes.
-        ContainerFileAttributes found = fs.read(() -> {
+        BasicAttributes found = fs.read(() -> {
             var node = fs.findUnderLock(p);
             return node == null ? null : attributes(fs, node);
         });
@@ -42,8 +42,8 @@ final class BasicAttributeView implements BasicFileAttributeView {
         return fs.read(() -> attributes(fs, node));
     }
 
-    private static ContainerFileAttributes attributes(ContainerFileSystem fs, org.containerfs.spi.Node node) {
-        return new ContainerFileAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(), fs.lastModified());
+    private static BasicAttributes attributes(ContainerFileSystem fs, org.containerfs.spi.Node node) {
+        return new BasicAttributes(node.isDirectory(), node.isDirectory() ? 0 : node.size(), fs.lastModified());
     }
 
     @Override

@@ -283,7 +283,7 @@ public final class ContainerPath implements Path {
 
     /** The node of this entry from the listing that made the path, or null if there is none or the tree changed since. Call under the tree's read lock. */
     /** Basic attributes of this entry from the listing that made the path, or null (see {@link DirectoryListing#attributes}). */
-    ContainerFileAttributes listedAttributes() throws IOException {
+    BasicAttributes listedAttributes() throws IOException {
         return listing == null ? null : listing.attributes(listingIndex);
     }
 

@@ -51,7 +51,7 @@ final class DirectoryListing {
      * without a node each where it implements {@link ChildSizes}: a walk asks every file's attributes, and one
      * lock hold and one call per run costs less than one of each per entry (bench/results/2026-11-26-notes.md).
      */
-    ContainerFileAttributes attributes(int index) throws IOException {
+    BasicAttributes attributes(int index) throws IOException {
         AttributeBatch[] all = batches;
         if (all == null) {
             all = new AttributeBatch[(names.size() + BATCH - 1) / BATCH];
@@ -75,7 +75,7 @@ final class DirectoryListing {
             return null;
         }
         long sizeOrDirectory = batch.sizes[at];
-        return new ContainerFileAttributes(sizeOrDirectory < 0, Math.max(0, sizeOrDirectory), fs.lastModified());
+        return new BasicAttributes(sizeOrDirectory < 0, Math.max(0, sizeOrDirectory), fs.lastModified());
     }
 
     private static final int BATCH = 64;

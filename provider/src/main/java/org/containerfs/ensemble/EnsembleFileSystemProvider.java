@@ -321,7 +321,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         }
         if (where.inner().length == 0) {
             // the container's own directory: from its file's stat, never an open
-            return new TreeAttributes.ContainerDirectory(fs.files().attributes(where.source()));
+            return TreeAttributes.containerDirectory(fs.files().attributes(where.source()));
         }
         return fs.inContainer(where, inner -> Files.readAttributes(inner, BasicFileAttributes.class));
     }

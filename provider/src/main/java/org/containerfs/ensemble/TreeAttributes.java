@@ -1,10 +1,10 @@
 package org.containerfs.ensemble;
 
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.containerfs.core.BasicAttributes;
 
 /** Basic attributes in the tree: a container's own directory, and the "basic:..." map form of any. */
 final class TreeAttributes {
@@ -17,51 +17,8 @@ final class TreeAttributes {
      * A container seen as the directory it shows, from its file's attributes alone (nothing of it is
      * read): the file's times and size, and no file key (the tree's keys are its paths).
      */
-    record ContainerDirectory(BasicFileAttributes file) implements BasicFileAttributes {
-        @Override
-        public FileTime lastModifiedTime() {
-            return file.lastModifiedTime();
-        }
-
-        @Override
-        public FileTime lastAccessTime() {
-            return file.lastAccessTime();
-        }
-
-        @Override
-        public FileTime creationTime() {
-            return file.creationTime();
-        }
-
-        @Override
-        public boolean isRegularFile() {
-            return false;
-        }
-
-        @Override
-        public boolean isDirectory() {
-            return true;
-        }
-
-        @Override
-        public boolean isSymbolicLink() {
-            return false;
-        }
-
-        @Override
-        public boolean isOther() {
-            return false;
-        }
-
-        @Override
-        public long size() {
-            return file.size();
-        }
-
-        @Override
-        public Object fileKey() {
-            return null;
-        }
+    static BasicAttributes containerDirectory(BasicFileAttributes file) {
+        return new BasicAttributes(true, file.size(), file.lastModifiedTime(), file.lastAccessTime(), file.creationTime());
     }
 
     /** The attributes {@code names} asks for ("*" or a comma-separated list of basic names) as a map. */

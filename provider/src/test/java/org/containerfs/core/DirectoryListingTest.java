@@ -67,7 +67,7 @@ class DirectoryListingTest {
         assertThat(listed).hasSize(150);
         for (int i = listed.size() - 1; i >= 0; i--) { // from the end: the last, short run first
             ContainerPath p = (ContainerPath) listed.get(i);
-            ContainerFileAttributes fromRun = p.listedAttributes(); // null would mean the lookup by name answered
+            BasicAttributes fromRun = p.listedAttributes(); // null would mean the lookup by name answered
             var byName = Files.readAttributes(fs.getPath(p.toString()), java.nio.file.attribute.BasicFileAttributes.class);
             assertThat(fromRun).as(p.toString()).isNotNull();
             assertThat(fromRun.size()).as(p.toString()).isEqualTo(i + 1).isEqualTo(byName.size());

@@ -149,6 +149,31 @@ class EnsembleTreeTest {
         }
     }
 
+    /**
+     * Every file of the tree (its path below the top: its entry, or "failed" where it could not be visited), and in
+     * {@code most[0]} the most {@code gauge} said after any file.
+     */
+    private static Map<String, String> walkFiles(EnsembleFileSystem tree, java.util.function.LongSupplier gauge,
+            long[] most) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        Files.walkFileTree(tree.getPath("/"), new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
+                    throws IOException {
+                files.put(tree.getPath("/").relativize(file).toString(), Ensembles.fileEntry(file, a));
+                most[0] = Math.max(most[0], gauge.getAsLong());
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                files.put(tree.getPath("/").relativize(file).toString(), "failed");
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        return files;
+    }
+
     @Test
     void walkWithABoundOf16NeverHoldsMoreAndShowsTheSame() throws IOException {
         Map<String, String> unbounded;
@@ -158,23 +183,8 @@ class EnsembleTreeTest {
         }
         int containers = containerFiles(local).size();
         try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of("cacheContainers", 16))) {
-            int[] mostOpen = {0};
-            Map<String, String> bounded = new TreeMap<>();
-            Files.walkFileTree(tree.getPath("/"), new java.nio.file.SimpleFileVisitor<>() {
-                @Override
-                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
-                        throws IOException {
-                    bounded.put(tree.getPath("/").relativize(file).toString(), Ensembles.fileEntry(file, a));
-                    mostOpen[0] = Math.max(mostOpen[0], tree.containersOpen());
-                    return java.nio.file.FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
-                    bounded.put(tree.getPath("/").relativize(file).toString(), "failed");
-                    return java.nio.file.FileVisitResult.CONTINUE;
-                }
-            });
+            long[] mostOpen = {0};
+            Map<String, String> bounded = walkFiles(tree, tree::containersOpen, mostOpen);
             Map<String, String> unboundedFiles = new TreeMap<>(unbounded);
             unboundedFiles.values().removeIf(v -> v.equals("dir"));
             assertThat(bounded).isEqualTo(unboundedFiles);
@@ -211,22 +221,7 @@ class EnsembleTreeTest {
         long limit = bound + largest;
         try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of("cacheBytes", bound))) {
             long[] most = {0};
-            Map<String, String> bounded = new TreeMap<>();
-            Files.walkFileTree(tree.getPath("/"), new java.nio.file.SimpleFileVisitor<>() {
-                @Override
-                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
-                        throws IOException {
-                    bounded.put(tree.getPath("/").relativize(file).toString(), Ensembles.fileEntry(file, a));
-                    most[0] = Math.max(most[0], tree.containersOpenBytes());
-                    return java.nio.file.FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
-                    bounded.put(tree.getPath("/").relativize(file).toString(), "failed");
-                    return java.nio.file.FileVisitResult.CONTINUE;
-                }
-            });
+            Map<String, String> bounded = walkFiles(tree, tree::containersOpenBytes, most);
             Map<String, String> unboundedFiles = new TreeMap<>(unbounded);
             unboundedFiles.values().removeIf(v -> v.equals("dir"));
             assertThat(bounded).isEqualTo(unboundedFiles);

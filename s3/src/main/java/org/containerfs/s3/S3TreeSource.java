@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.containerfs.core.BasicAttributes;
 import org.containerfs.ensemble.TreeSource;
 import org.containerfs.storage.ContainerInput;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -61,7 +62,7 @@ public final class S3TreeSource implements TreeSource {
     private final FileTime opened = FileTime.fromMillis(System.currentTimeMillis());
     private final AtomicLong listRequests = new AtomicLong();
     /** Directory key prefix to its last complete listing; access-ordered. Guarded by itself. */
-    private final LinkedHashMap<String, Map<String, Attributes>> kept = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, Map<String, BasicAttributes>> kept = new LinkedHashMap<>(16, 0.75f, true);
     private long keptEntries;
 
     private S3TreeSource(S3Client client, boolean ownsClient, String bucket, String prefix, int openRead, int maxKept) {
@@ -210,14 +211,14 @@ public final class S3TreeSource implements TreeSource {
     @Override
     public BasicFileAttributes attributes(List<String> path, LinkOption... options) throws IOException {
         if (path.isEmpty()) {
-            return Attributes.directory(opened);
+            return directoryAttributes(opened);
         }
         checkNames(path);
         String dir = dirKey(path.subList(0, path.size() - 1));
         String name = path.get(path.size() - 1);
         synchronized (kept) {
-            Map<String, Attributes> listing = kept.get(dir);
-            Attributes a = listing == null ? null : listing.get(name);
+            Map<String, BasicAttributes> listing = kept.get(dir);
+            BasicAttributes a = listing == null ? null : listing.get(name);
             if (a != null) {
                 return a;
             }
@@ -226,22 +227,22 @@ public final class S3TreeSource implements TreeSource {
     }
 
     /** One name by a LIST of the keys that start with it: the object of that key, or a directory below it. */
-    private Attributes lookUp(String dir, String name) throws IOException {
+    private BasicAttributes lookUp(String dir, String name) throws IOException {
         String key = dir + name;
-        Attributes file = null;
+        BasicAttributes file = null;
         String token = null;
         do {
             ListObjectsV2Response page = listPage(key, token, pageKeys);
             for (CommonPrefix p : page.commonPrefixes()) {
                 if (p.prefix().equals(key + "/")) {
-                    Attributes directory = Attributes.directory(opened); // a directory wins over an object of that name
+                    BasicAttributes directory = directoryAttributes(opened); // a directory wins over an object of that name
                     keepPage(dir, Map.of(name, directory));
                     return directory;
                 }
             }
             for (S3Object o : page.contents()) {
                 if (o.key().equals(key)) {
-                    file = Attributes.of(o);
+                    file = attributesOf(o);
                 }
             }
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
@@ -272,7 +273,7 @@ public final class S3TreeSource implements TreeSource {
     private final class Listing implements DirectoryStream<String> {
         private final String key;
         private ListObjectsV2Response page;
-        private final Map<String, Attributes> seen = new HashMap<>();
+        private final Map<String, BasicAttributes> seen = new HashMap<>();
         private boolean iterated;
         private volatile boolean closed;
 
@@ -321,7 +322,7 @@ public final class S3TreeSource implements TreeSource {
                     pageTaken = true;
                     names.clear();
                     at = 0;
-                    Map<String, Attributes> thisPage = new HashMap<>();
+                    Map<String, BasicAttributes> thisPage = new HashMap<>();
                     // both lists are in key order; merged so that the names come out sorted
                     List<S3Object> objects = page.contents();
                     List<CommonPrefix> dirs = page.commonPrefixes();
@@ -332,21 +333,21 @@ public final class S3TreeSource implements TreeSource {
                                 || (i < objects.size() && objects.get(i).key().compareTo(dirs.get(j).prefix()) < 0);
                         if (takeObject) {
                             S3Object o = objects.get(i++);
-                            add(o.key().substring(key.length()), Attributes.of(o), thisPage);
+                            add(o.key().substring(key.length()), attributesOf(o), thisPage);
                         } else {
                             String p = dirs.get(j++).prefix();
-                            add(p.substring(key.length(), p.length() - 1), Attributes.directory(opened), thisPage);
+                            add(p.substring(key.length(), p.length() - 1), directoryAttributes(opened), thisPage);
                         }
                     }
                     // a walk asks each name's attributes as it comes, before the listing is complete: kept at once
                     keepPage(key, thisPage);
                 }
 
-                private void add(String name, Attributes a, Map<String, Attributes> thisPage) {
+                private void add(String name, BasicAttributes a, Map<String, BasicAttributes> thisPage) {
                     if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
                         return; // the directory's own marker object, or a key no tree can name
                     }
-                    Attributes before = seen.putIfAbsent(name, a);
+                    BasicAttributes before = seen.putIfAbsent(name, a);
                     if (before == null) {
                         names.add(name);
                         thisPage.put(name, a);
@@ -376,9 +377,9 @@ public final class S3TreeSource implements TreeSource {
      * Keeps a complete listing in place of what was kept of the directory (names deleted since go), dropping the
      * least recently used directories beyond the bound on names.
      */
-    private void keep(String dir, Map<String, Attributes> listing) {
+    private void keep(String dir, Map<String, BasicAttributes> listing) {
         synchronized (kept) {
-            Map<String, Attributes> before = kept.remove(dir);
+            Map<String, BasicAttributes> before = kept.remove(dir);
             keptEntries -= before == null ? 0 : before.size();
             if (listing.size() <= maxKept) {
                 kept.put(dir, new HashMap<>(listing));
@@ -389,9 +390,9 @@ public final class S3TreeSource implements TreeSource {
     }
 
     /** Adds one page of a listing under way to what is kept of the directory. */
-    private void keepPage(String dir, Map<String, Attributes> page) {
+    private void keepPage(String dir, Map<String, BasicAttributes> page) {
         synchronized (kept) {
-            Map<String, Attributes> listing = kept.computeIfAbsent(dir, d -> new HashMap<>());
+            Map<String, BasicAttributes> listing = kept.computeIfAbsent(dir, d -> new HashMap<>());
             int before = listing.size();
             listing.putAll(page);
             keptEntries += listing.size() - before;
@@ -405,9 +406,9 @@ public final class S3TreeSource implements TreeSource {
 
     /** Drops the least recently used directories (never {@code dir}) while more than the bound are kept. Under the lock. */
     private void trim(String dir) {
-        Iterator<Map.Entry<String, Map<String, Attributes>>> it = kept.entrySet().iterator();
+        Iterator<Map.Entry<String, Map<String, BasicAttributes>>> it = kept.entrySet().iterator();
         while (keptEntries > maxKept && it.hasNext()) {
-            Map.Entry<String, Map<String, Attributes>> e = it.next();
+            Map.Entry<String, Map<String, BasicAttributes>> e = it.next();
             if (!e.getKey().equals(dir)) {
                 keptEntries -= e.getValue().size();
                 it.remove();
@@ -430,9 +431,9 @@ public final class S3TreeSource implements TreeSource {
         }
         String dir = dirKey(file.subList(0, file.size() - 1));
         String key = dir + file.get(file.size() - 1);
-        Attributes listed;
+        BasicAttributes listed;
         synchronized (kept) {
-            Map<String, Attributes> listing = kept.get(dir);
+            Map<String, BasicAttributes> listing = kept.get(dir);
             listed = listing == null ? null : listing.get(file.get(file.size() - 1));
         }
         if (listed != null && listed.isRegularFile() && listed.size() == 0) {
@@ -454,45 +455,14 @@ public final class S3TreeSource implements TreeSource {
         return uri.toString();
     }
 
-    /** What a listing says of one name. Directories carry the source's open time; objects their Last-Modified. */
-    record Attributes(boolean isDirectory, long size, FileTime lastModifiedTime) implements BasicFileAttributes {
-        static Attributes of(S3Object o) {
-            return new Attributes(false, o.size() == null ? 0 : o.size(),
-                    o.lastModified() == null ? FileTime.fromMillis(0) : FileTime.from(o.lastModified()));
-        }
+    /** What a listing says of an object: its size and Last-Modified. */
+    private static BasicAttributes attributesOf(S3Object o) {
+        return new BasicAttributes(false, o.size() == null ? 0 : o.size(),
+                o.lastModified() == null ? FileTime.fromMillis(0) : FileTime.from(o.lastModified()));
+    }
 
-        static Attributes directory(FileTime time) {
-            return new Attributes(true, 0, time);
-        }
-
-        @Override
-        public FileTime lastAccessTime() {
-            return lastModifiedTime;
-        }
-
-        @Override
-        public FileTime creationTime() {
-            return lastModifiedTime;
-        }
-
-        @Override
-        public boolean isRegularFile() {
-            return !isDirectory;
-        }
-
-        @Override
-        public boolean isSymbolicLink() {
-            return false;
-        }
-
-        @Override
-        public boolean isOther() {
-            return false;
-        }
-
-        @Override
-        public Object fileKey() {
-            return null;
-        }
+    /** A "directory" of the listing: it carries the source's open time. */
+    private static BasicAttributes directoryAttributes(FileTime time) {
+        return new BasicAttributes(true, 0, time);
     }
 }

@@ -14,7 +14,8 @@ import org.containerfs.ensemble.EnsembleFileSystem;
  * times in one tree, then the single container twice; for each walk the wall time and this thread's CPU time
  * (on a loaded machine the CPU time is the steadier figure). Run under JFR to see where a walk goes:
  * {@code java -cp provider/target/classes:<this class> -XX:StartFlightRecording=filename=walk.jfr
- * org.containerfs.bench.EnsembleWalkProfile /tmp/containerfs-bench-ensemble-1000 6 /tmp/index}.
+ * org.containerfs.bench.EnsembleWalkProfile /tmp/containerfs-bench-ensemble-1000 6 /tmp/index [cacheContainers]}
+ * (a bound above the container count leaves out the reopens: what remains is the cost per listed entry).
  */
 public final class EnsembleWalkProfile {
     private EnsembleWalkProfile() {
@@ -24,7 +25,8 @@ public final class EnsembleWalkProfile {
         Path root = Path.of(args[0]);
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 6;
         Path index = Files.createDirectories(Path.of(args.length > 2 ? args[2] : "/tmp/containerfs-walk-profile-index"));
-        Map<String, Object> env = Map.of("indexCache", index.toString(), "indexCacheMinSize", 0);
+        Map<String, Object> env = Map.of("indexCache", index.toString(), "indexCacheMinSize", 0, "cacheContainers",
+                args.length > 3 ? Integer.parseInt(args[3]) : 256);
         ContainerFileSystems.providers();
         try (EnsembleFileSystem tree = ContainerFileSystems.openTree(root.resolve("tree"), env)) {
             for (int r = 0; r < rounds; r++) {

@@ -260,9 +260,19 @@ public final class EnsembleFileSystem extends FileSystem {
 
     /** Runs {@code action} on the open container of {@code where}, pinned for the action's length. */
     <T> T inContainer(Location where, ContainerAction<T> action) throws IOException {
+        return inContainer(where, null, action);
+    }
+
+    /**
+     * As {@link #inContainer(Location, ContainerAction)}; {@code listed}: the container's path of {@code where}
+     * from a listing of it, used if that container is still the open one (it finds the entry by its place in
+     * the listing, not by name), or null.
+     */
+    <T> T inContainer(Location where, Path listed, ContainerAction<T> action) throws IOException {
         ContainerCache.Handle handle = cache.acquire(where.source());
         try {
-            return action.run(innerPath(handle, where));
+            FileSystem open = handle.fileSystem();
+            return action.run(listed != null && listed.getFileSystem() == open ? listed : innerPath(handle, where));
         } finally {
             cache.release(handle);
         }

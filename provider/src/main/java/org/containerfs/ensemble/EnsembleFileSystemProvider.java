@@ -208,7 +208,11 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsembleFileSystem fs = path.getFileSystem();
         try {
             try {
-                return step.run(fs.locate(path));
+                EnsembleFileSystem.Location listed = path.listedAt();
+                if (listed != null) {
+                    fs.ensureOpen();
+                }
+                return step.run(listed != null ? listed : fs.locate(path));
             } catch (ContainerCache.NotAContainerException plainAfterAll) {
                 return step.run(fs.locate(path));
             }
@@ -292,8 +296,10 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
             ContainerCache.Handle handle = fs.acquire(where);
             try {
                 DirectoryStream<Path> inner = Files.newDirectoryStream(EnsembleFileSystem.innerPath(handle, where));
-                return new TreeDirectoryStream(inner, entry -> listed.child(String.valueOf(((Path) entry).getFileName())),
-                        filter, () -> fs.release(handle));
+                return new TreeDirectoryStream(inner, entry -> {
+                    Path e = (Path) entry;
+                    return listed.listedChild(String.valueOf(e.getFileName()), where, e);
+                }, filter, () -> fs.release(handle));
             } catch (IOException | RuntimeException | Error e) {
                 fs.release(handle);
                 throw e;
@@ -323,7 +329,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
             // the container's own directory: from its file's stat, never an open
             return TreeAttributes.containerDirectory(fs.files().attributes(where.source()));
         }
-        return fs.inContainer(where, inner -> Files.readAttributes(inner, BasicFileAttributes.class));
+        return fs.inContainer(where, p.listedInner(), inner -> Files.readAttributes(inner, BasicFileAttributes.class));
     }
 
     @Override

@@ -23,11 +23,25 @@ public final class EnsemblePath implements Path {
     private final EnsembleFileSystem fs;
     private final boolean absolute;
     private final String[] names;
+    /**
+     * For an entry listed inside a container: where it leads (so it is not resolved again) and the
+     * container's own path of the entry, which finds it by its place in the listing while that container
+     * stays open; null otherwise. Neither takes part in equality: they only save work.
+     */
+    private final EnsembleFileSystem.Location listedAt;
+    private final Path listedInner;
 
     EnsemblePath(EnsembleFileSystem fs, boolean absolute, String[] names) {
+        this(fs, absolute, names, null, null);
+    }
+
+    private EnsemblePath(EnsembleFileSystem fs, boolean absolute, String[] names, EnsembleFileSystem.Location listedAt,
+            Path listedInner) {
         this.fs = fs;
         this.absolute = absolute;
         this.names = names;
+        this.listedAt = listedAt;
+        this.listedInner = listedInner;
     }
 
     static EnsemblePath of(EnsembleFileSystem fs, String first, String... more) {
@@ -55,6 +69,28 @@ public final class EnsemblePath implements Path {
         String[] more = Arrays.copyOf(names, names.length + 1);
         more[names.length] = name;
         return new EnsemblePath(fs, absolute, more);
+    }
+
+    /**
+     * This path with one more name, listed inside the container of {@code dir} (the listed directory's
+     * location) as {@code inner} (the container's path of the entry, from its listing).
+     */
+    EnsemblePath listedChild(String name, EnsembleFileSystem.Location dir, Path inner) {
+        String[] more = Arrays.copyOf(names, names.length + 1);
+        more[names.length] = name;
+        String[] in = Arrays.copyOf(dir.inner(), dir.inner().length + 1);
+        in[dir.inner().length] = name;
+        return new EnsemblePath(fs, absolute, more, new EnsembleFileSystem.Location(dir.source(), dir.entry(), in), inner);
+    }
+
+    /** Where a path listed inside a container leads, or null (then it is resolved: {@code locate}). */
+    EnsembleFileSystem.Location listedAt() {
+        return listedAt;
+    }
+
+    /** The container's own path of an entry listed inside it, or null. */
+    Path listedInner() {
+        return listedInner;
     }
 
     @Override

@@ -284,6 +284,36 @@ class EnsembleTreeTest {
     }
 
     @Test
+    void pathsListedInsideAContainerStayValidAfterItsEvictionAndEqualParsedOnes() throws IOException {
+        try (EnsembleFileSystem tree = ContainerFileSystems.openTree(local, Map.of("cacheContainers", 1))) {
+            Path msg = tree.getPath("/samples/ildg.lime/msg02");
+            List<Path> listed = new ArrayList<>();
+            Map<Path, java.nio.file.attribute.BasicFileAttributes> whileOpen = new TreeMap<>();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(msg)) {
+                for (Path p : ds) {
+                    listed.add(p);
+                    whileOpen.put(p, Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class));
+                }
+            }
+            assertThat(listed).isNotEmpty();
+            long opened = tree.containersOpened();
+            Ensembles.snapshot(tree.getPath("/run1/gsd/types_all.gsd")); // evicts the LIME container
+            assertThat(tree.containersOpen()).isEqualTo(1);
+            for (Path p : listed) {
+                Path parsed = tree.getPath(p.toString());
+                assertThat(p).isEqualTo(parsed).hasSameHashCodeAs(parsed);
+                var again = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class);
+                var byName = Files.readAttributes(parsed, java.nio.file.attribute.BasicFileAttributes.class);
+                assertThat(again.size()).isEqualTo(byName.size()).isEqualTo(whileOpen.get(p).size());
+                assertThat(again.isDirectory()).isEqualTo(byName.isDirectory()).isEqualTo(whileOpen.get(p).isDirectory());
+                assertThat(Files.readAllBytes(p)).isEqualTo(Files.readAllBytes(parsed));
+            }
+            // the LIME container was opened once again for all of them (evicted only by the GSD walk)
+            assertThat(tree.containersOpened()).isEqualTo(opened + 2);
+        }
+    }
+
+    @Test
     void aSionSetAppearsOnceAsItsFirstFile() throws IOException {
         try (FileSystem tree = ContainerFileSystems.openTree(local, Map.of())) {
             try (Stream<Path> s = Files.list(tree.getPath("/samples"))) {

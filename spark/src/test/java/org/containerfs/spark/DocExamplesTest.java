@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every Java and SQL example of docs/spark.md runs, on local[2] ({@code scripts/doc-examples} skips them: they need
+ * Every Java, Scala and SQL example of docs/spark.md and of README.md's Spark section runs, on local[2] ({@code scripts/doc-examples} skips them: they need
  * Spark). A {@code java} fence is the body of a method given {@code SparkSession spark}, with Spark's SQL classes
  * and {@code functions.*} imported, compiled for Java 17 against the test class path; a {@code sql} fence is run
  * statement by statement ({@code ;} at a line's end) through {@code spark.sql(...)}, each result collected. The
@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * spark-shell has them), compiled by the Scala compiler Spark's Scala comes with. Python fences are not run.
  */
 class DocExamplesTest {
-    static final Path DOC = Path.of("..", "docs", "spark.md");
+    /** docs/spark.md, all its examples; README.md, those of its Spark section (a fence that names {@code spark.}). */
+    static final List<String> DOCS = List.of("docs/spark.md", "README.md");
     static final Pattern FENCE = Pattern.compile("(?m)^```(\\w*)\\s*\\n(.*?)^```", Pattern.DOTALL);
     static final Pattern REMOTE = Pattern.compile("\\b(hdfs|s3a|abfs|gs|wasb)://[^\"'`\\s]*");
 
@@ -41,9 +42,10 @@ class DocExamplesTest {
     Path scratch;
 
     /** What the examples' paths stand for here (longest first, so a path is replaced before its prefix). */
-    Map<String, String> stores() throws IOException {
+    Map<String, String> stores(Fence fence) throws IOException {
         Map<String, String> s = new LinkedHashMap<>();
-        Path out = Files.createDirectories(scratch.resolve("out"));
+        // each example writes into a directory of its own (README.md and docs/spark.md share one)
+        Path out = Files.createDirectories(scratch.resolve("out").resolve(fence.where().replaceAll("[^A-Za-z0-9]", "-")));
         s.put("hdfs://nn/ensembles/run42-checksums", out.resolve("run42-checksums").toUri().toString());
         s.put("hdfs://nn/ensembles/run42/", CorpusReadTest.corpus("lime").toUri().toString());
         s.put("/data/season/*.g3", CorpusReadTest.corpus("g3") + "/*.g3");
@@ -72,16 +74,23 @@ class DocExamplesTest {
         return root;
     }
 
-    record Fence(String language, int line, String text) {}
+    record Fence(String language, String doc, int line, String text) {
+        String where() {
+            return doc + ":" + line;
+        }
+    }
 
     static List<Fence> fences(String language) throws IOException {
-        String doc = Files.readString(DOC);
         List<Fence> found = new ArrayList<>();
-        Matcher m = FENCE.matcher(doc);
-        while (m.find()) {
-            if (m.group(1).equals(language)) {
-                int line = (int) doc.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 2;
-                found.add(new Fence(language, line, m.group(2)));
+        for (String name : DOCS) {
+            String doc = Files.readString(Path.of("..").resolve(name));
+            Matcher m = FENCE.matcher(doc);
+            while (m.find()) {
+                boolean sparkExample = name.equals("docs/spark.md") || m.group(2).contains("spark.");
+                if (m.group(1).equals(language) && sparkExample) {
+                    int line = (int) doc.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 2;
+                    found.add(new Fence(language, name, line, m.group(2)));
+                }
             }
         }
         return found;
@@ -89,19 +98,20 @@ class DocExamplesTest {
 
     String local(Fence fence) throws IOException {
         String code = fence.text();
-        for (Map.Entry<String, String> e : stores().entrySet()) {
+        for (Map.Entry<String, String> e : stores(fence).entrySet()) {
             code = code.replace(e.getKey(), e.getValue());
         }
         Matcher remote = REMOTE.matcher(code);
-        assertThat(remote.find()).as("docs/spark.md:%d names %s, which DocExamplesTest.stores() does not stand in for",
-                fence.line(), remote.find(0) ? remote.group() : "").isFalse();
+        assertThat(remote.find()).as("%s names %s, which DocExamplesTest.stores() does not stand in for",
+                fence.where(), remote.find(0) ? remote.group() : "").isFalse();
         return code;
     }
 
     @Test
     void everyJavaExampleRuns() throws Exception {
         List<Fence> java = fences("java");
-        assertThat(java).as("java fences in docs/spark.md").isNotEmpty();
+        assertThat(java).as("java fences of docs/spark.md and README.md").extracting(Fence::doc)
+                .contains("docs/spark.md", "README.md");
         SparkSession spark = SparkSessions.local2();
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -124,12 +134,12 @@ class DocExamplesTest {
             boolean compiled = javac.getTask(errors, null, null,
                     List.of("--release", "17", "-proc:none", "-cp", classPath, "-d", dir.toString()), null,
                     javac.getStandardFileManager(null, null, null).getJavaFileObjects(source)).call();
-            assertThat(compiled).as("docs/spark.md:%d compiles:\n%s", fence.line(), errors).isTrue();
+            assertThat(compiled).as("%s compiles:\n%s", fence.where(), errors).isTrue();
             try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
                     DocExamplesTest.class.getClassLoader())) {
                 loader.loadClass(name).getMethod("run", SparkSession.class).invoke(null, spark);
             } catch (InvocationTargetException e) {
-                throw new AssertionError("docs/spark.md:" + fence.line() + " fails", e.getCause());
+                throw new AssertionError(fence.where() + " fails", e.getCause());
             }
         }
         try (Stream<Path> written = Files.walk(scratch.resolve("out"))) {
@@ -141,7 +151,8 @@ class DocExamplesTest {
     @Test
     void everyScalaExampleRuns() throws Exception {
         List<Fence> scalaFences = fences("scala");
-        assertThat(scalaFences).as("scala fences in docs/spark.md").isNotEmpty();
+        assertThat(scalaFences).as("scala fences of docs/spark.md and README.md").extracting(Fence::doc)
+                .contains("docs/spark.md", "README.md");
         SparkSession spark = SparkSessions.local2();
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         for (int i = 0; i < scalaFences.size(); i++) {
@@ -165,12 +176,12 @@ class DocExamplesTest {
                 compiled = scala.Console.withOut(to, () -> scala.tools.nsc.Main.process(new String[] {
                     "-classpath", classPath, "-d", dir.toString(), "-nowarn", source.toString()}));
             }
-            assertThat(compiled).as("docs/spark.md:%d compiles:\n%s", fence.line(), messages).isTrue();
+            assertThat(compiled).as("%s compiles:\n%s", fence.where(), messages).isTrue();
             try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
                     DocExamplesTest.class.getClassLoader())) {
                 loader.loadClass(name).getMethod("run", SparkSession.class).invoke(null, spark);
             } catch (InvocationTargetException e) {
-                throw new AssertionError("docs/spark.md:" + fence.line() + " fails", e.getCause());
+                throw new AssertionError(fence.where() + " fails", e.getCause());
             }
         }
     }
@@ -185,7 +196,7 @@ class DocExamplesTest {
                     try {
                         spark.sql(statement).collectAsList();
                     } catch (RuntimeException e) {
-                        throw new AssertionError("docs/spark.md:" + fence.line() + " fails: " + statement, e);
+                        throw new AssertionError(fence.where() + " fails: " + statement, e);
                     }
                 }
             }

@@ -24,7 +24,8 @@ import org.apache.spark.sql.SparkSession;
  * with the containers it opened counted by a Hadoop file system under the scheme {@code opencount:} (the local file
  * system counting {@code open} calls; the executors of local[2] are threads of this JVM). binaryFile reads through
  * another path to the same tree (a symbolic link), so that Spark's file-status cache, kept by path, does not let
- * one format list for the other. Prints {@code TIME variant|seconds|rows|cpu seconds} and
+ * one format list for the other. Every query runs twice on a separate tree of 100 containers first (what a JVM's first
+ * queries cost more, class loading and compiling, is not the first listing's). Prints {@code TIME variant|seconds|rows|cpu seconds} and
  * {@code OPENED variant|containers}.
  *
  * <pre>SparkListingBench TREE LINK ROUNDS BETA L</pre>
@@ -68,17 +69,29 @@ public final class SparkListingBench {
                 .config("spark.hadoop.fs.opencount.impl.disable.cache", "true")
                 .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
-        // class loading and code generation of both formats' queries, on one leaf directory of the tree
-        Path leaf = tree.resolve("beta=" + beta).resolve("L=" + l);
-        containerfsListing(spark.read().format("containerfs").load(leaf.toString()));
-        binaryListing(spark.read().format("binaryFile").load(leaf.toString()));
-        spark.read().format("containerfs").load(leaf.toString()).count();
+        // class loading, code generation and compilation of every query below, on a tree of 100 other containers in
+        // 10 directories (the queries' first run in a JVM costs seconds more than the next, whatever the format)
+        Path warm = Path.of(tree + "-warm");
+        write(warm, 100);
+        for (int i = 0; i < 2; i++) {
+            spark.read().format("containerfs").load(warm.toString()).count();
+            containerfsListing(spark.read().format("containerfs").load(warm.toString()));
+            binaryListing(spark.read().format("binaryFile").load(warm.toString()));
+            pruned(spark, "opencount://" + warm, beta(0), l(0)).count();
+            containerfsListing(pruned(spark, "opencount://" + warm, beta(0), l(0)));
+        }
 
         String ours = tree.toString();
         String theirs = link.toString();
         // first: each format's listing of the tree has never been done in this JVM
+        // (-Dcontainerfs.spark.binaryFirst=true: binaryFile's first listing before ours, to see what the order costs)
+        if (Boolean.getBoolean("containerfs.spark.binaryFirst")) {
+            time("first binaryFile listing", () -> binaryListing(spark.read().format("binaryFile").load(theirs)));
+        }
         time("first containerfs count", () -> spark.read().format("containerfs").load(ours).count());
-        time("first binaryFile listing", () -> binaryListing(spark.read().format("binaryFile").load(theirs)));
+        if (!Boolean.getBoolean("containerfs.spark.binaryFirst")) {
+            time("first binaryFile listing", () -> binaryListing(spark.read().format("binaryFile").load(theirs)));
+        }
         String pruned = "opencount://" + tree;
         opened("first pruned count", () -> time("first pruned count", () -> pruned(spark, pruned, beta, l).count()));
         for (int r = 0; r < rounds; r++) {

@@ -17,7 +17,10 @@ import java.util.Map;
  * measuring runs in a child JVM ({@link SparkBench}) with Spark on its class path, which bench/run builds
  * and passes as {@code -Dcontainerfs.sparkClasspath}. Also: each query shape through column batches and
  * through rows (the session setting {@code spark.containerfs.columnar}), and the floors under the listing (an empty job of as
- * many tasks, every index listed with no row passing, {@code binaryFile} without content).
+ * many tasks, every index listed with no row passing, {@code binaryFile} without content). 10h and 10i
+ * ({@link SparkListingBench}): many small containers in partition directories, listed against {@code binaryFile}
+ * without content, and a query pruned to one partition with the containers it opened counted.
+ * {@code -Dcontainerfs.spark.only=listing} runs only those, {@code -Dcontainerfs.spark.listing=N} sets their N.
  */
 final class SparkScenarios implements FormatScenarios {
     static final int RECORD_BYTES = 1024;
@@ -40,11 +43,71 @@ final class SparkScenarios implements FormatScenarios {
     @Override
     public List<String> titles() {
         return List.of("10a count()", "10b listing", "10c sha2(content)", "10d 1 -> 2 cores", "10e listing vs binaryFile",
-                "10f batches vs rows", "10g listing floors");
+                "10f batches vs rows", "10g listing floors", "10h listing of many containers vs binaryFile",
+                "10i partition pruning");
     }
 
     @Override
     public List<Row> run(Context context) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        // -Dcontainerfs.spark.only=listing: only 10h and 10i
+        if (!"listing".equals(System.getProperty("containerfs.spark.only"))) {
+            rows.addAll(records(context));
+        }
+        rows.addAll(listing(context));
+        return rows;
+    }
+
+    /**
+     * 10h and 10i: N small containers (10,000, --quick 1,000, or -Dcontainerfs.spark.listing=N) in N/10 partition
+     * directories beta=…/L=…, written once and kept under the temporary directory for later runs.
+     */
+    private static List<Row> listing(Context context) throws Exception {
+        int n = Integer.getInteger("containerfs.spark.listing", (int) context.size(10_000, 1_000));
+        Path tree = Path.of(System.getProperty("java.io.tmpdir"), "containerfs-spark-listing-" + n);
+        Context.log("scenario 10h: %d LIME containers of 4 records of 256 B in %d directories beta=…/L=… under %s", n,
+                n / 10, tree);
+        SparkListingBench.write(tree, n);
+        Path link = Path.of(tree + "-link");
+        if (!Files.isSymbolicLink(link)) {
+            Files.createSymbolicLink(link, tree);
+        }
+        int d = n / 10 / 2;
+        String beta = SparkListingBench.beta(d);
+        String l = SparkListingBench.l(d);
+        Map<String, List<Double>> opened = new LinkedHashMap<>();
+        Map<String, List<Double>> times = child(SparkListingBench.class, List.of(tree.toString(), link.toString(),
+                String.valueOf(context.quick() ? 3 : 5), beta, l), opened);
+        List<Row> rows = new ArrayList<>();
+        String what = String.format("%,d containers in %,d partition directories", n, n / 10);
+        double firstOurs = median(times.get("first containerfs count"));
+        double firstTheirs = median(times.get("first binaryFile listing"));
+        rows.add(new Row("10h count() of " + what + " vs binaryFile without content (path, length), first (s)",
+                String.format("%.2f s", firstOurs), String.format("%.2f s", firstTheirs),
+                String.format("%.2f", firstOurs / firstTheirs), "<= 1.0", Row.atMost(firstOurs / firstTheirs, 1.0)));
+        double againOurs = median(times.get("again containerfs count"));
+        double againTheirs = median(times.get("again binaryFile listing"));
+        rows.add(new Row("10h count() of " + what + " vs binaryFile without content, again (caches warm; s)",
+                String.format("%.2f s", againOurs), String.format("%.2f s", againTheirs),
+                String.format("%.2f", againOurs / againTheirs), "<= 1.0", Row.atMost(againOurs / againTheirs, 1.0)));
+        double againListing = median(times.get("again containerfs listing"));
+        rows.add(new Row("10h listing query (records' size, path, container) of " + what
+                + " vs binaryFile without content, again (s)", String.format("%.2f s", againListing),
+                String.format("%.2f s", againTheirs), String.format("%.2f", againListing / againTheirs), "<= 1.0",
+                Row.atMost(againListing / againTheirs, 1.0)));
+        double opens = median(opened.get("again pruned count"));
+        rows.add(new Row("10i count() where beta and L name one partition of " + n / 10 + " (s first | again;"
+                + " containers opened: first | again | listing query)",
+                String.format("%.2f | %.2f s; %.0f | %.0f | %.0f opened", median(times.get("first pruned count")),
+                        median(times.get("again pruned count")), median(opened.get("first pruned count")), opens,
+                        median(opened.get("again pruned listing"))),
+                String.format("listing again %.2f s", median(times.get("again pruned listing"))), "",
+                "10 opened", opens == 10 && median(opened.get("first pruned count")) == 10 ? Row.Verdict.PASS
+                : Row.Verdict.FAIL));
+        return rows;
+    }
+
+    private static List<Row> records(Context context) throws Exception {
         int containers = (int) context.size(1000, 100);
         int records = 1000;
         Path dir = Files.createDirectories(context.workDir().resolve("spark"));
@@ -53,7 +116,8 @@ final class SparkScenarios implements FormatScenarios {
             LimeInputs.records(dir.resolve(String.format("c%05d.lime", i)), records, RECORD_BYTES, i);
         }
         long total = (long) containers * records;
-        Map<String, List<Double>> times = child(dir, context.quick() ? 2 : 3, total);
+        Map<String, List<Double>> times = child(SparkBench.class, List.of(dir.toString(),
+                String.valueOf(context.quick() ? 2 : 3), String.valueOf(total)), new LinkedHashMap<>());
 
         double walkCount = rate(times, "walk count", total);
         double walkList = rate(times, "walk listing", total);
@@ -126,15 +190,19 @@ final class SparkScenarios implements FormatScenarios {
         return Context.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
-    /** Runs {@link SparkBench} in a child JVM; returns its times per variant. */
-    private static Map<String, List<Double>> child(Path dir, int rounds, long records) throws Exception {
+    /**
+     * Runs {@code main} ({@link SparkBench}, {@link SparkListingBench}) in a child JVM; returns its times per variant
+     * and puts its counts of opened containers into {@code opened}.
+     */
+    private static Map<String, List<Double>> child(Class<?> main, List<String> args, Map<String, List<Double>> opened)
+            throws Exception {
         String classPath = System.getProperty("containerfs.sparkClasspath") + java.io.File.pathSeparator
                 + Path.of(SparkScenarios.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx3g", "-XX:+UseG1GC"));
         command.addAll(List.of(SPARK_JVM_FLAGS.split(" ")));
-        command.addAll(List.of("-cp", classPath, SparkBench.class.getName(), dir.toString(), String.valueOf(rounds),
-                String.valueOf(records)));
+        command.addAll(List.of("-cp", classPath, main.getName()));
+        command.addAll(args);
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         Map<String, List<Double>> times = new LinkedHashMap<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -143,6 +211,10 @@ final class SparkScenarios implements FormatScenarios {
                     String[] f = line.substring(5).split("\\|");
                     times.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[1]));
                     Context.log("  %s: %s s (%s rows, %s s CPU)", f[0], f[1], f[2], f[3]);
+                } else if (line.startsWith("OPENED ")) {
+                    String[] f = line.substring(7).split("\\|");
+                    opened.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[1]));
+                    Context.log("  %s: %s containers opened", f[0], f[1]);
                 }
             }
         }

@@ -178,7 +178,9 @@ class S3ContainersCliTest {
                 Thread.sleep(100);
             }
         }
-        assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull();
+        // the line names the mount point and a FUSE file system (fuse.<name>), so it is this mount, not another
+        assertThat(line).as("mounted: %s", mounted.isDone() ? mounted.get().stderr() : "").isNotNull()
+                .matches("\\S+ " + java.util.regex.Pattern.quote(mp.toString()) + " fuse(\\.\\S+)? .*");
         Captured.note(line);
         return line;
     }

@@ -23,9 +23,12 @@ public final class LowLevelMount implements MountedSession {
     private static final List<String> HIGH_LEVEL_OPTIONS = List.of("entry_timeout=", "attr_timeout=",
             "negative_timeout=", "kernel_cache", "max_threads=", "auto_cache", "ac_attr_timeout=", "use_ino");
 
-    /** Why {@code --rw} is refused with this engine (before the container is opened). */
-    static final String READ_ONLY_SO_FAR = "--engine=lowlevel mounts read-only so far (--rw is not implemented "
-            + "in it yet): drop --rw, or use --engine=highlevel (the default) for a writable mount";
+    /**
+     * Why {@code --rw} is refused with this engine, before the container is opened: its operations answer reads
+     * only (no create, write, rename or release that commits), so a write through it could not be kept.
+     */
+    static final String READ_ONLY_ENGINE = "--engine=lowlevel is a read-only engine and takes no --rw: drop --rw, "
+            + "or mount with --engine=highlevel (the default), whose --rw stages and commits new files";
 
     private final LowLevelSession session;
     private final NioLowLevelOperations operations;
@@ -46,7 +49,7 @@ public final class LowLevelMount implements MountedSession {
     public static LowLevelMount mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
             throws FuseUnavailableException, IOException {
         if (!settings.readOnly()) {
-            throw new IOException(READ_ONLY_SO_FAR);
+            throw new IOException(READ_ONLY_ENGINE);
         }
         MountedSession.Target target = MountedSession.prepare(mountPoint, settings);
         Path mp = target.mountPoint();

@@ -114,7 +114,7 @@ public final class MountCommand implements Callable<Integer> {
     }
 
     @Option(names = "--engine", paramLabel = "<engine>", defaultValue = "highlevel",
-            description = "highlevel (jfuse, every feature) or lowlevel (libfuse's low-level API, read-only so far) "
+            description = "highlevel (jfuse, every feature) or lowlevel (libfuse's low-level API, read-only: no --rw) "
                     + "(default: ${DEFAULT-VALUE})")
     Engine engine;
 
@@ -154,7 +154,7 @@ public final class MountCommand implements Callable<Integer> {
             }
         }
         if (readWrite && engine == Engine.lowlevel) {
-            err.println("containerfs mount: " + LowLevelMount.READ_ONLY_SO_FAR);
+            err.println("containerfs mount: " + LowLevelMount.READ_ONLY_ENGINE);
             return 1;
         }
         boolean remote = S3Arguments.isS3(container);

@@ -45,6 +45,9 @@ public final class ErrnoTable {
 
     /** The positive errno for {@code failure}. */
     public int errnoOf(Throwable failure) {
+        if (failure instanceof Refusal r) {
+            return r.errno;
+        }
         if (failure instanceof NoSuchFileException) {
             return errno.enoent();
         }
@@ -97,6 +100,44 @@ public final class ErrnoTable {
         return errno.eio();
     }
 
+    // The errno values the mount answers by itself (see Refusal), of the platform jfuse runs on.
+    int eexist() {
+        return errno.eexist();
+    }
+
+    int enoent() {
+        return errno.enoent();
+    }
+
+    int enotdir() {
+        return errno.enotdir();
+    }
+
+    int erofs() {
+        return errno.erofs();
+    }
+
+    int eacces() {
+        return errno.eacces();
+    }
+
+    int eio() {
+        return errno.eio();
+    }
+
+    int enotsup() {
+        return errno.enotsup();
+    }
+
+    int ebadf() {
+        return errno.ebadf();
+    }
+
+    /** EBUSY: not in jfuse's errno table; Linux's (and macOS's) value. */
+    int ebusy() {
+        return NioFuseOperations.EBUSY;
+    }
+
     /** The negative value a FUSE operation returns for {@code failure}. */
     public int negative(Throwable failure) {
         return -errnoOf(failure);
@@ -105,6 +146,6 @@ public final class ErrnoTable {
     /** Whether a failure is routine (a lookup of a missing or overlong name) and not worth a log line. */
     static boolean routine(Throwable failure) {
         return failure instanceof NoSuchFileException || failure instanceof FileAlreadyExistsException
-                || failure instanceof NameTooLongException;
+                || failure instanceof NameTooLongException || failure instanceof Refusal;
     }
 }

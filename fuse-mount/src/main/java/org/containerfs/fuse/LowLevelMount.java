@@ -12,7 +12,7 @@ import org.containerfs.fuse.lowlevel.LowLevelUnavailableException;
 import org.cryptomator.jfuse.api.Fuse;
 
 /**
- * A read-only mount through libfuse's low-level API ({@code --engine=lowlevel}): the options of
+ * A mount through libfuse's low-level API ({@code --engine=lowlevel}): the options of
  * {@link MountSettings} turned into session options and per-reply timeouts, served by
  * {@link NioLowLevelOperations} on {@code max_threads} threads. Ctrl-C/SIGTERM reach it through
  * {@link MountCommand}'s shutdown hook, which unmounts ({@link #unmount(Duration)}); the serving
@@ -22,13 +22,6 @@ public final class LowLevelMount implements MountedSession {
     /** Options of libfuse's high-level API that the low-level session refuses; read here instead. */
     private static final List<String> HIGH_LEVEL_OPTIONS = List.of("entry_timeout=", "attr_timeout=",
             "negative_timeout=", "kernel_cache", "max_threads=", "auto_cache", "ac_attr_timeout=", "use_ino");
-
-    /**
-     * Why {@code --rw} is refused with this engine, before the container is opened: its operations answer reads
-     * only (no create, write, rename or release that commits), so a write through it could not be kept.
-     */
-    static final String READ_ONLY_ENGINE = "--engine=lowlevel is a read-only engine and takes no --rw: drop --rw, "
-            + "or mount with --engine=highlevel (the default), whose --rw stages and commits new files";
 
     private final LowLevelSession session;
     private final NioLowLevelOperations operations;
@@ -45,12 +38,13 @@ public final class LowLevelMount implements MountedSession {
         this.log = log;
     }
 
-    /** Mounts {@code root} (a directory of any NIO file system) read-only at {@code mountPoint}. */
+    /**
+     * Mounts {@code root} (a directory of any NIO file system) at {@code mountPoint}: read-only, or with
+     * {@code settings.readOnly()} false writable as the high-level engine's --rw (new files staged and
+     * committed by {@link Staging}).
+     */
     public static LowLevelMount mount(Path root, Path mountPoint, MountSettings settings, MountLog log)
             throws FuseUnavailableException, IOException {
-        if (!settings.readOnly()) {
-            throw new IOException(READ_ONLY_ENGINE);
-        }
         MountedSession.Target target = MountedSession.prepare(mountPoint, settings);
         Path mp = target.mountPoint();
         LowLevelLibrary lib;
@@ -63,7 +57,7 @@ public final class LowLevelMount implements MountedSession {
         double attrTimeout = option(settings, "attr_timeout=", settings.cacheTimeout());
         int threads = (int) option(settings, "max_threads=", MountSettings.defaultWorkers());
         NioLowLevelOperations ops = new NioLowLevelOperations(root, new ErrnoTable(Fuse.builder().errno()),
-                settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
+                !settings.readOnly(), settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
         LowLevelSession session = LowLevelSession.mount(lib, ops, mp, sessionArguments(settings), Math.max(1, threads),
                 log::error);
         log.info("libfuse " + lib.packageVersion() + ", low-level engine, " + threads + " serving thread(s)");
@@ -148,6 +142,7 @@ public final class LowLevelMount implements MountedSession {
 
     @Override
     public synchronized void close() {
+        operations.finish(); // staged files: committed or dropped before the container closes
         log.info("requests served: " + session.requestCounts() + "; inodes known at the end: "
                 + operations.knownInodes());
         if (watcher != null) {

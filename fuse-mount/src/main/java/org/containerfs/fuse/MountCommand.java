@@ -114,8 +114,8 @@ public final class MountCommand implements Callable<Integer> {
     }
 
     @Option(names = "--engine", paramLabel = "<engine>", defaultValue = "highlevel",
-            description = "highlevel (jfuse, every feature) or lowlevel (libfuse's low-level API, read-only: no --rw) "
-                    + "(default: ${DEFAULT-VALUE})")
+            description = "highlevel (jfuse) or lowlevel (libfuse's low-level API: requests by inode, kernel-cached "
+                    + "listings; --rw as with highlevel) (default: ${DEFAULT-VALUE})")
     Engine engine;
 
     private final PrintStream out;
@@ -152,10 +152,6 @@ public final class MountCommand implements Callable<Integer> {
                         + " (appends only)");
                 return 2;
             }
-        }
-        if (readWrite && engine == Engine.lowlevel) {
-            err.println("containerfs mount: " + LowLevelMount.READ_ONLY_ENGINE);
-            return 1;
         }
         boolean remote = S3Arguments.isS3(container);
         if (remote && readWrite) {

@@ -8,17 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
-import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -37,7 +32,6 @@ import java.util.concurrent.atomic.LongAdder;
 import org.cryptomator.jfuse.api.DirFiller;
 import org.cryptomator.jfuse.api.Errno;
 import org.cryptomator.jfuse.api.FileInfo;
-import org.cryptomator.jfuse.api.FileModes;
 import org.cryptomator.jfuse.api.FuseConfig;
 import org.cryptomator.jfuse.api.FuseConnInfo;
 import org.cryptomator.jfuse.api.FuseOperations;
@@ -76,8 +70,6 @@ public final class NioFuseOperations implements FuseOperations {
     /** Linux NAME_MAX, reported by statfs: the codec of the tree keeps every name within it. */
     static final int NAME_MAX = 255;
     private static final long BLOCK = 4096;
-    /** How long an open or create waits for the kernel's release of a file that was just written. */
-    private static final long SETTLE_MILLIS = 3000;
 
     private final FileSystem fs;
     private final Path root;
@@ -88,16 +80,12 @@ public final class NioFuseOperations implements FuseOperations {
     private final int uid;
     private final int gid;
     private final List<String> xattrViews;
-    /** Refuses a new name the file system will never take, before anything is staged (see {@link #create}). */
-    private final NewFileCheck newFileCheck;
+    /** New files, new directories and every other change: the staging and commit logic both engines share. */
+    private final Staging staging;
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** Requests served, by operation (what the kernel asked through libfuse; LOOKUPs arrive as getattr). */
     private final Map<Operation, LongAdder> served = new EnumMap<>(Operation.class);
     private final Map<Long, Object> handles = new ConcurrentHashMap<>();
-    /** Files being written, by FUSE path: visible to getattr/readdir before their commit. */
-    private final Map<String, StagedFile> writing = new ConcurrentHashMap<>();
-    private final Set<String> madeHere = ConcurrentHashMap.newKeySet();
-    private final Object createLock = new Object();
     /** Counted down by {@link #init}: the kernel has started the session (see {@link FuseSession#mountWithoutProbe}). */
     private final CountDownLatch initialized = new CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicReference<Runnable> firstRequest =
@@ -105,8 +93,6 @@ public final class NioFuseOperations implements FuseOperations {
     private volatile int maxRead;
     private volatile Path libfuse;
     private volatile KernelCache kernelCache;
-    /** Where new files wait until they are committed (see {@link StagedFile}). */
-    private final Path stagingDirectory = Path.of(System.getProperty("java.io.tmpdir"));
 
     /**
      * @param root     the directory shown as the mount's root (e.g. {@code fs.getPath("/")})
@@ -124,7 +110,8 @@ public final class NioFuseOperations implements FuseOperations {
         List<String> views = new ArrayList<>(new TreeSet<>(fs.supportedFileAttributeViews()));
         views.remove("basic");
         this.xattrViews = List.copyOf(views);
-        this.newFileCheck = NewFileCheck.of(fs);
+        this.staging = new Staging(root, errors, log);
+        staging.kernel(this::forget);
         for (Operation op : Operation.values()) {
             served.put(op, new LongAdder()); // filled once: the map is only read afterwards, from any thread
         }
@@ -212,18 +199,7 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     Path resolve(String fusePath) throws NameTooLongException {
-        if (fusePath.equals("/") || fusePath.isEmpty()) {
-            return root;
-        }
-        // a component of more than 255 bytes has more than 63 characters: only then count bytes
-        if (fusePath.length() > NAME_MAX / 4) {
-            for (String name : fusePath.split("/")) {
-                if (name.length() > NAME_MAX / 4 && name.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
-                    throw new NameTooLongException(fusePath);
-                }
-            }
-        }
-        return root.resolve(fusePath.substring(1));
+        return staging.resolve(fusePath);
     }
 
     private long register(Object handle) {
@@ -233,26 +209,6 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     private record ReadHandle(SeekableByteChannel channel) {}
-
-    /** An existing file the file system lets this mount write (never a container's unit). */
-    private static final class DirectWrite {
-        final SeekableByteChannel channel;
-        long position;
-
-        DirectWrite(SeekableByteChannel channel, long position) {
-            this.channel = channel;
-            this.position = position;
-        }
-    }
-
-    /**
-     * The kernel sends RELEASE after close() has returned to the writer; a file is normally committed
-     * at its close (FLUSH), but one closed without a write is committed at RELEASE, so a
-     * {@code touch x; cat x} may arrive first: such a request waits (briefly) for it to settle.
-     */
-    private static boolean awaitSettled(StagedFile s) throws InterruptedException {
-        return s.settled.await(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
-    }
 
     // ---- attributes ----------------------------------------------------------------------------
 
@@ -274,10 +230,7 @@ public final class NioFuseOperations implements FuseOperations {
     private void fillWriting(Stat stat, StagedFile w) {
         stat.setMode(Stat.S_IFREG | 0644);
         stat.setNLink((short) 1);
-        long size;
-        synchronized (w) {
-            size = w.size;
-        }
+        long size = Staging.size(w);
         stat.setSize(size);
         StatBlocks.set(stat, size);
         stat.setUid(uid);
@@ -331,7 +284,7 @@ public final class NioFuseOperations implements FuseOperations {
     public int getattr(String path, Stat stat, FileInfo fi) {
         served(Operation.GET_ATTR);
         return guard("getattr", path, () -> {
-            StagedFile w = writing.get(path);
+            StagedFile w = staging.staged(path);
             if (w != null) {
                 fillWriting(stat, w);
                 return 0;
@@ -435,15 +388,11 @@ public final class NioFuseOperations implements FuseOperations {
                 listed.add(name);
             }
         }
-        if (!writing.isEmpty()) {
-            String prefix = path.endsWith("/") ? path : path + "/";
-            for (Map.Entry<String, StagedFile> e : writing.entrySet()) {
-                String name = e.getKey().substring(e.getKey().lastIndexOf('/') + 1);
-                if (e.getKey().equals(prefix + name) && !listed.contains(name)) {
-                    entries.add(new DirEntry(name, null, e.getValue()));
-                }
+        staging.stagedIn(path).forEach((name, staged) -> {
+            if (!listed.contains(name)) {
+                entries.add(new DirEntry(name, null, staged));
             }
-        }
+        });
         return entries;
     }
 
@@ -469,12 +418,9 @@ public final class NioFuseOperations implements FuseOperations {
     /** {@code user.<view>.<name>} to value bytes, for every attribute of every non-basic view. */
     private Map<String, byte[]> xattrs(String path) throws IOException {
         Map<String, byte[]> out = new LinkedHashMap<>();
-        StagedFile staged = writing.get(path);
+        StagedFile staged = staging.staged(path);
         if (staged != null) {
-            synchronized (staged) {
-                staged.attributes.forEach((k, v) -> out.put("user." + k.replaceFirst(":", "."), valueBytes(v)));
-            }
-            return out;
+            return Staging.xattrs(staged);
         }
         Path p = resolve(path);
         for (String view : xattrViews) {
@@ -589,51 +535,20 @@ public final class NioFuseOperations implements FuseOperations {
             Set<StandardOpenOption> flags = fi.getOpenFlags();
             Path p = resolve(path);
             boolean forWriting = flags.contains(StandardOpenOption.WRITE) || flags.contains(StandardOpenOption.APPEND);
-            StagedFile staged = writing.get(path);
             if (forWriting) {
                 if (!writable) {
                     return -errno.erofs();
                 }
-                if (staged != null) {
-                    return reopen(staged, flags.contains(StandardOpenOption.TRUNCATE_EXISTING), fi);
-                }
-                // An existing file opened for writing: the file system decides (a container refuses: EACCES).
-                SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.WRITE);
-                fi.setFh(register(new DirectWrite(ch, ch.size())));
+                fi.setFh(register(staging.openForWriting(path, flags.contains(StandardOpenOption.TRUNCATE_EXISTING))));
                 return 0;
             }
-            if (staged != null) {
-                commitIfIdle(staged); // a file closed without writing (touch) becomes a unit when read
-                if (!awaitSettled(staged)) {
-                    log.warn("open " + path + ": the file is still being written (not committed yet) -> EBUSY");
-                    return -EBUSY;
-                }
-            }
+            staging.beforeRead(path);
             if (Files.isDirectory(p)) {
                 return -errno.eisdir();
             }
             fi.setFh(register(new ReadHandle(Files.newByteChannel(p, StandardOpenOption.READ))));
             return 0;
         });
-    }
-
-    /** A staged file opened again for writing (e.g. {@code cp} onto a file made by {@code touch} and given attributes). */
-    private int reopen(StagedFile s, boolean truncate, FileInfo fi) throws IOException {
-        synchronized (s) {
-            if (s.isSettled()) {
-                return -errno.eacces(); // committed meanwhile: a unit never changes
-            }
-            if (s.descriptors > 0) {
-                return -EBUSY;
-            }
-            if (truncate) {
-                s.bytes.truncate(0);
-                s.size = 0;
-            }
-            s.descriptors++;
-        }
-        fi.setFh(register(s));
-        return 0;
     }
 
     @Override
@@ -666,43 +581,16 @@ public final class NioFuseOperations implements FuseOperations {
         }
     }
 
-    /**
-     * close(): a new file that was written is committed here, so that close reports a failed write
-     * or a refused commit to the writer, as EIO (this and every later close of the file). A close without writes (a shell's redirection closes its
-     * first descriptor before the command writes; {@code touch}) commits nothing yet.
-     */
+    /** close(): a new file that was written is committed here ({@link Staging#flush}). */
     @Override
     public int flush(String path, FileInfo fi) {
         served(Operation.FLUSH);
-        if (!(handles.get(fi.getFh()) instanceof StagedFile s)) {
+        Object h = handles.get(fi.getFh());
+        if (!(h instanceof StagedFile)) {
             return 0;
         }
         return guard("flush", path, () -> {
-            java.util.concurrent.Future<?> forgotten;
-            synchronized (s) {
-                forgotten = s.forgotten;
-            }
-            if (forgotten != null) {
-                try {
-                    forgotten.get(1, TimeUnit.SECONDS); // the writer's close returns once the name is gone
-                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                    // the kernel keeps the name cached a while longer; nothing is committed either way
-                }
-            }
-            synchronized (s) {
-                if (s.failure != null) {
-                    return -errno.eio();
-                }
-                if (!s.written || s.isSettled() || StagedFile.temporaryName(s.path)) {
-                    return 0;
-                }
-            }
-            try {
-                commit(s);
-            } catch (IOException | RuntimeException refused) {
-                // the bytes were taken; keeping them failed: close(2) says EIO, as a disk that fails at close
-                return -errno.eio();
-            }
+            staging.flush(h);
             return 0;
         });
     }
@@ -712,9 +600,7 @@ public final class NioFuseOperations implements FuseOperations {
         served(Operation.FSYNC);
         Object h = handles.get(fi.getFh());
         return guard("fsync", path, () -> {
-            if (h instanceof DirectWrite w && w.channel instanceof FileChannel fc) {
-                fc.force(datasync == 0);
-            }
+            Staging.fsync(h, datasync != 0);
             return 0;
         });
     }
@@ -729,35 +615,9 @@ public final class NioFuseOperations implements FuseOperations {
                 return 0;
             });
         }
-        if (h instanceof DirectWrite w) {
+        if (h instanceof Staging.DirectWrite || h instanceof StagedFile) {
             return guard("release", path, () -> {
-                w.channel.close();
-                return 0;
-            });
-        }
-        if (h instanceof StagedFile s) {
-            return guard("release", path, () -> {
-                boolean commitNow;
-                synchronized (s) {
-                    if (--s.descriptors > 0 || s.isSettled()) {
-                        return 0;
-                    }
-                    if (s.failure != null) {
-                        drop(s, s.failure);
-                        return 0;
-                    }
-                    if (StagedFile.temporaryName(s.path)) {
-                        log.info("staged " + s.path + " (" + s.size + " bytes): a temporary name, committed when "
-                                + "renamed to its final name");
-                        return 0;
-                    }
-                    // written after its last flush: commit now; never written (touch): wait for a write,
-                    // a read, the next new file or the unmount (attributes may still be set with setfattr)
-                    commitNow = s.written;
-                }
-                if (commitNow) {
-                    commit(s);
-                }
+                staging.release(h);
                 return 0;
             });
         }
@@ -765,95 +625,11 @@ public final class NioFuseOperations implements FuseOperations {
     }
 
     /**
-     * Makes a staged file a unit of the container: the file system's own create with the attributes
-     * set on it, its bytes, close. A refusal drops the staged bytes (the error reaches the caller).
-     */
-    private void commit(StagedFile s) throws IOException {
-        synchronized (createLock) {
-            String path;
-            List<FileAttribute<?>> attrs = new ArrayList<>();
-            synchronized (s) {
-                if (s.isSettled()) {
-                    return;
-                }
-                path = s.path;
-                s.attributes.forEach((k, v) -> attrs.add(new CreationAttribute(k, v)));
-            }
-            long size = s.size;
-            try (SeekableByteChannel unit = Files.newByteChannel(resolve(path), Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE), attrs.toArray(FileAttribute<?>[]::new))) {
-                for (long done = 0; done < size; ) {
-                    done += s.bytes.transferTo(done, size - done, unit);
-                }
-            } catch (IOException | RuntimeException e) {
-                synchronized (s) {
-                    s.failure = "its commit was refused: " + describe(e); // every later flush reports it too
-                    drop(s, describe(e));
-                }
-                forget(path);
-                throw e;
-            }
-            synchronized (s) {
-                writing.remove(s.path, s);
-                s.settle();
-            }
-            log.info("committed " + path + " (" + size + " bytes)");
-        }
-    }
-
-    /** Forgets a staged file: nothing of it reaches the container. Caller holds its monitor. */
-    private void drop(StagedFile s, String why) {
-        if (s.isSettled()) {
-            return;
-        }
-        writing.remove(s.path, s);
-        s.settle();
-        log.error(s.path + ": " + s.size + " bytes NOT committed (" + why + ")");
-    }
-
-    private void commitIfIdle(StagedFile s) {
-        boolean idle;
-        synchronized (s) {
-            idle = s.descriptors == 0 && !s.isSettled() && s.failure == null && !StagedFile.temporaryName(s.path);
-        }
-        if (idle) {
-            try {
-                commit(s);
-            } catch (IOException | RuntimeException e) {
-                log.error("commit of " + s.path + " failed: " + describe(e));
-            }
-        }
-    }
-
-    /** Before a new file or directory: files closed without writes are committed first, in order. */
-    private void commitIdleFiles() {
-        for (StagedFile s : List.copyOf(writing.values())) {
-            commitIfIdle(s);
-        }
-    }
-
-    /**
-     * At the end of the session (unmount, SIGTERM): what was written is committed, also of a file a
-     * process still holds open (as closing a container commits a unit being written); temporary names
-     * never renamed and files whose write failed are dropped (logged).
+     * At the end of the session (unmount, SIGTERM): staged files are committed or dropped
+     * ({@link Staging#finish}).
      */
     public void finish() {
-        for (StagedFile s : List.copyOf(writing.values())) {
-            boolean keep;
-            synchronized (s) {
-                keep = !s.isSettled() && s.failure == null && !StagedFile.temporaryName(s.path);
-                if (!keep) {
-                    drop(s, s.failure != null ? s.failure : "a temporary name never renamed");
-                }
-            }
-            if (keep) {
-                try {
-                    commit(s);
-                } catch (IOException | RuntimeException e) {
-                    log.error("commit of " + s.path + " at unmount failed: " + describe(e));
-                }
-            }
-        }
+        staging.finish();
     }
 
     @Override
@@ -865,39 +641,14 @@ public final class NioFuseOperations implements FuseOperations {
         }
     }
 
-    /** A FileAttribute given at creation: {@code <view>:<name>} from a {@code user.<view>.<name>} xattr. */
-    private record CreationAttribute(String name, Object value) implements FileAttribute<Object> {}
-
-    // ---- writing ------------------------------------------------------------------------------
+    // ---- writing (Staging decides) ---------------------------------------------------------------
 
     @Override
     public int create(String path, int mode, FileInfo fi) {
         served(Operation.CREATE);
         return guard("create", path, () -> {
-            synchronized (createLock) {
-                commitIdleFiles(); // a container takes new files in order
-                Path p = resolve(path);
-                if (writing.containsKey(path) || Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                    return -errno.eexist();
-                }
-                Path parent = p.getParent();
-                if (parent == null || !Files.exists(parent)) {
-                    return -errno.enoent();
-                }
-                if (!Files.isDirectory(parent)) {
-                    return -errno.enotdir();
-                }
-                if (fs.isReadOnly()) {
-                    return -errno.erofs();
-                }
-                // the name the file is committed under: a tool's temporary name stands for its final one
-                newFileCheck.check(resolve(StagedFile.committedName(path)));
-                StagedFile s = new StagedFile(path, stagingDirectory);
-                s.descriptors = 1;
-                writing.put(path, s);
-                fi.setFh(register(s));
-                return 0;
-            }
+            fi.setFh(register(staging.create(path)));
+            return 0;
         });
     }
 
@@ -905,63 +656,15 @@ public final class NioFuseOperations implements FuseOperations {
     public int write(String path, ByteBuffer buf, long count, long offset, FileInfo fi) {
         served(Operation.WRITE);
         Object h = handles.get(fi.getFh());
-        if (h instanceof DirectWrite d) {
-            return guard("write", path, () -> {
-                synchronized (d) {
-                    if (offset != d.position) {
-                        return outOfOrder(path, count, offset, d.position);
-                    }
-                    int total = 0;
-                    while (buf.hasRemaining()) {
-                        total += d.channel.write(buf);
-                    }
-                    d.position += total;
-                    return total;
-                }
-            });
-        }
-        if (!(h instanceof StagedFile s)) {
-            return -errno.ebadf();
-        }
-        return guard("write", path, () -> {
-            synchronized (s) {
-                if (s.isSettled()) {
-                    log.error("write " + path + ": already committed by an earlier close -> EIO");
-                    return -errno.eio();
-                }
-                if (s.failure != null) {
-                    return -errno.eio();
-                }
-                if (offset != s.size) {
-                    s.failure = "an out-of-order write at offset " + offset + " after " + s.size + " bytes";
-                    writing.remove(s.path, s); // gone at once: it will never be a unit
-                    s.forgotten = forget(s.path);
-                    return outOfOrder(path, count, offset, s.size);
-                }
-                int n = buf.remaining();
-                s.write(buf, offset);
-                return n;
-            }
-        });
-    }
-
-    private int outOfOrder(String path, long count, long offset, long position) {
-        log.error("write " + path + ": out-of-order write of " + count + " bytes at offset " + offset
-                + " after " + position + " bytes: files are appended sequentially (cp, cat, dd "
-                + "without seek) -> EIO; the file will not be committed");
-        return -errno.eio();
+        return guard("write", path, () -> staging.write(h, path, buf, count, offset));
     }
 
     @Override
     public int mkdir(String path, int mode) {
         served(Operation.MKDIR);
         return guard("mkdir", path, () -> {
-            synchronized (createLock) {
-                commitIdleFiles();
-                Files.createDirectory(resolve(path));
-                madeHere.add(path);
-                return 0;
-            }
+            staging.mkdir(path);
+            return 0;
         });
     }
 
@@ -969,23 +672,7 @@ public final class NioFuseOperations implements FuseOperations {
     public int unlink(String path) {
         served(Operation.UNLINK);
         return guard("unlink", path, () -> {
-            StagedFile s = writing.get(path);
-            if (s != null) {
-                synchronized (s) {
-                    if (!s.isSettled()) {
-                        // never committed: removing it is allowed (rsync's cleanup, an editor's probe file)
-                        if (s.descriptors == 0) {
-                            writing.remove(path, s);
-                            s.settle();
-                        } else {
-                            s.failure = "removed before it was committed";
-                            writing.remove(path, s);
-                        }
-                        return 0;
-                    }
-                }
-            }
-            Files.delete(resolve(path));
+            staging.unlink(path);
             return 0;
         });
     }
@@ -994,45 +681,16 @@ public final class NioFuseOperations implements FuseOperations {
     public int rmdir(String path) {
         served(Operation.RMDIR);
         return guard("rmdir", path, () -> {
-            Files.delete(resolve(path));
-            madeHere.remove(path);
+            staging.rmdir(path);
             return 0;
         });
     }
 
-    /**
-     * A staged file renamed (rsync's {@code .position.kZKy3M} to {@code position}) takes its new name and,
-     * if closed, is committed under it now; renaming anything committed is the file system's call.
-     */
     @Override
     public int rename(String oldpath, String newpath, int flags) {
         served(Operation.RENAME);
         return guard("rename", oldpath, () -> {
-            final int renameNoReplace = 1;
-            StagedFile s = writing.get(oldpath);
-            if (s != null && !s.isSettled()) {
-                Path target = resolve(newpath);
-                if (writing.containsKey(newpath) || Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                    return (flags & renameNoReplace) != 0 ? -errno.eexist() : -errno.eacces();
-                }
-                newFileCheck.check(resolve(StagedFile.committedName(newpath)));
-                boolean commitNow;
-                synchronized (s) {
-                    writing.remove(oldpath, s);
-                    s.path = newpath;
-                    writing.put(newpath, s);
-                    commitNow = s.descriptors == 0 && s.failure == null && !StagedFile.temporaryName(newpath);
-                }
-                if (commitNow) {
-                    commit(s);
-                }
-                return 0;
-            }
-            if ((flags & renameNoReplace) != 0) {
-                Files.move(resolve(oldpath), resolve(newpath));
-            } else {
-                Files.move(resolve(oldpath), resolve(newpath), StandardCopyOption.REPLACE_EXISTING);
-            }
+            staging.rename(oldpath, newpath, flags);
             return 0;
         });
     }
@@ -1041,47 +699,16 @@ public final class NioFuseOperations implements FuseOperations {
     public int truncate(String path, long size, FileInfo fi) {
         served(Operation.TRUNCATE);
         return guard("truncate", path, () -> {
-            StagedFile s = writing.get(path);
-            if (s != null) {
-                synchronized (s) {
-                    if (!s.isSettled() && size <= s.size) {
-                        s.bytes.truncate(size);
-                        s.size = size;
-                        return 0;
-                    }
-                    log.error("truncate " + path + " to " + size + " bytes while " + s.size
-                            + " are written: files are appended sequentially -> EIO");
-                    return -errno.eio();
-                }
-            }
-            try (SeekableByteChannel ch = Files.newByteChannel(resolve(path), StandardOpenOption.WRITE)) {
-                ch.truncate(size);
-            }
+            staging.truncate(path, size);
             return 0;
         });
     }
 
-    private boolean newHere(String path) {
-        return writing.containsKey(path) || madeHere.contains(path);
-    }
-
-    /**
-     * Modes are synthesized: accepted as a no-op on what this session creates (cp -p, rsync -a),
-     * EACCES on anything else when the file system keeps none (a container), as for every change
-     * that is not an append.
-     */
     @Override
     public int chmod(String path, int mode, FileInfo fi) {
         served(Operation.CHMOD);
         return guard("chmod", path, () -> {
-            if (newHere(path)) {
-                return 0;
-            }
-            try {
-                Files.setPosixFilePermissions(resolve(path), FileModes.toPermissions(mode));
-            } catch (UnsupportedOperationException noModes) {
-                return -errno.eacces();
-            }
+            staging.chmod(path, mode);
             return 0;
         });
     }
@@ -1090,20 +717,7 @@ public final class NioFuseOperations implements FuseOperations {
     public int chown(String path, int newUid, int newGid, FileInfo fi) {
         served(Operation.CHOWN);
         return guard("chown", path, () -> {
-            if (newHere(path)) {
-                return 0;
-            }
-            Path p = resolve(path);
-            try {
-                if (newUid != -1) {
-                    Files.setAttribute(p, "unix:uid", newUid);
-                }
-                if (newGid != -1) {
-                    Files.setAttribute(p, "unix:gid", newGid);
-                }
-            } catch (UnsupportedOperationException noOwners) {
-                return -errno.eacces();
-            }
+            staging.chown(path, newUid, newGid);
             return 0;
         });
     }
@@ -1112,49 +726,17 @@ public final class NioFuseOperations implements FuseOperations {
     public int utimens(String path, TimeSpec atime, TimeSpec mtime, FileInfo fi) {
         served(Operation.UTIMENS);
         return guard("utimens", path, () -> {
-            if (newHere(path)) {
-                return 0;
-            }
-            FileTime m = mtime.getOptional().map(FileTime::from).orElse(null);
-            FileTime a = atime.getOptional().map(FileTime::from).orElse(null);
-            Files.getFileAttributeView(resolve(path), BasicFileAttributeView.class).setTimes(m, a, null);
+            staging.utimens(path, atime.getOptional().map(FileTime::from).orElse(null),
+                    mtime.getOptional().map(FileTime::from).orElse(null));
             return 0;
         });
     }
 
-    /**
-     * {@code setfattr -n user.<view>.<name> -v <value>} on a file not yet committed: the attribute
-     * is given to the file system when the file is created in it (a GSD chunk's {@code gsd:type} and
-     * {@code gsd:M}). Committed files never change: EACCES; namespaces a container cannot have: ENOTSUP.
-     */
     @Override
     public int setxattr(String path, String name, ByteBuffer value, int flags) {
         served(Operation.SET_XATTR);
         return guard("setxattr", path, () -> {
-            if (neverPresent(name) || !name.startsWith("user.")) {
-                return -errno.enotsup();
-            }
-            StagedFile s = writing.get(path);
-            if (s == null) {
-                resolve(path).getFileSystem().provider().checkAccess(resolve(path)); // ENOENT if missing
-                return -errno.eacces();
-            }
-            String rest = name.substring("user.".length());
-            int dot = rest.indexOf('.');
-            if (dot <= 0 || !xattrViews.contains(rest.substring(0, dot))) {
-                log.warn("setxattr " + path + ": " + name + " names no attribute view of this file system (user."
-                        + String.join(".*, user.", xattrViews) + ".*) -> ENOTSUP");
-                return -errno.enotsup();
-            }
-            byte[] raw = new byte[value.remaining()];
-            value.get(raw);
-            String text = new String(raw, StandardCharsets.UTF_8).strip();
-            synchronized (s) {
-                if (s.isSettled()) {
-                    return -errno.eacces();
-                }
-                s.attributes.put(rest.substring(0, dot) + ":" + rest.substring(dot + 1), text);
-            }
+            staging.setxattr(path, name, value);
             return 0;
         });
     }

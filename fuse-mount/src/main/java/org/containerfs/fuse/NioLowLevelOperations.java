@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,9 +47,15 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     /** The d_ino of a plain directory entry whose inode the kernel has not looked up (as libfuse's high-level API). */
     private static final long UNKNOWN_INO = 0xffffffffL;
     private static final int O_ACCMODE = 3;
+    private static final int O_TRUNC = 01000;
+    private static final int S_IFMT = 0170000;
     private static final long BLOCK = 4096;
 
     private final Path root;
+    /** Whether create, write, mkdir, ... are served; the file system still decides what it allows. */
+    private final boolean writable;
+    /** New files and every change of a writable mount: the same logic as the high-level engine's. */
+    private final Staging staging;
     private final ErrnoTable errors;
     private final MountLog log;
     private final int uid;
@@ -85,7 +92,18 @@ public final class NioLowLevelOperations implements LowLevelOperations {
      */
     public NioLowLevelOperations(Path root, ErrnoTable errors, int uid, int gid, double entryTimeout,
             double attrTimeout, boolean cacheContents, int maxRead, MountLog log) {
+        this(root, errors, false, uid, gid, entryTimeout, attrTimeout, cacheContents, maxRead, log);
+    }
+
+    /**
+     * @param writable serve create, write, mkdir, unlink, rmdir, rename, setattr, flush, fsync and setxattr
+     *                 through {@link Staging}, as the high-level engine does
+     */
+    public NioLowLevelOperations(Path root, ErrnoTable errors, boolean writable, int uid, int gid,
+            double entryTimeout, double attrTimeout, boolean cacheContents, int maxRead, MountLog log) {
         this.root = root;
+        this.writable = writable;
+        this.staging = new Staging(root, errors, log);
         this.errors = errors;
         this.uid = uid;
         this.gid = gid;
@@ -102,6 +120,57 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void attach(Invalidation invalidation) {
         this.invalidation = invalidation;
+        staging.kernel(new Staging.Kernel() {
+            @Override
+            public java.util.concurrent.Future<?> forget(String path) {
+                return forgetName(path);
+            }
+
+            @Override
+            public void committed(String path) {
+                attributesChanged(path);
+            }
+        });
+    }
+
+    @Override
+    public boolean writable() {
+        return writable;
+    }
+
+    /**
+     * A staged name that vanished without an unlink (its write failed, its commit was refused): the name
+     * leads to no inode any more and the kernel drops its entry (else cached for the entry timeout).
+     */
+    private java.util.concurrent.Future<?> forgetName(String path) {
+        int slash = path.lastIndexOf('/');
+        InodeTable.Node dir = inodes.find(slash <= 0 ? "/" : path.substring(0, slash));
+        Invalidation inv = invalidation;
+        if (dir == null || inv == null) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        String name = path.substring(slash + 1);
+        inodes.unlink(dir.ino(), name);
+        return inv.invalidateEntry(dir.ino(), name);
+    }
+
+    /**
+     * A staged file became a unit: the kernel drops what it caches of the file's and its directory's
+     * attributes (a staged file's are never cached: they are answered with timeout 0; the directory's
+     * time may have moved). Sent from the notification thread, never from inside this request.
+     */
+    private void attributesChanged(String path) {
+        Invalidation inv = invalidation;
+        if (inv == null) {
+            return;
+        }
+        int slash = path.lastIndexOf('/');
+        for (String p : new String[] {path, slash <= 0 ? "/" : path.substring(0, slash)}) {
+            InodeTable.Node n = inodes.find(p);
+            if (n != null) {
+                inv.invalidateAttributes(n.ino());
+            }
+        }
     }
 
     /** Inodes the kernel currently knows (the root included): what {@code forget} frees. */
@@ -170,8 +239,77 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         return treePath.equals("/") ? root : root.resolve(treePath.substring(1));
     }
 
+    private static String childPath(InodeTable.Node dir, String name) {
+        String d = dir.path();
+        return d.equals("/") ? "/" + name : d + "/" + name;
+    }
+
+    /** A file being written, listed and answered as the high-level engine does (0644, its size so far, now). */
+    private record StagedAttributes(StagedFile file, FileTime now) implements BasicFileAttributes {
+        StagedAttributes(StagedFile file) {
+            this(file, FileTime.from(Instant.now()));
+        }
+
+        @Override
+        public FileTime lastModifiedTime() {
+            return now;
+        }
+
+        @Override
+        public FileTime lastAccessTime() {
+            return now;
+        }
+
+        @Override
+        public FileTime creationTime() {
+            return now;
+        }
+
+        @Override
+        public boolean isRegularFile() {
+            return true;
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return false;
+        }
+
+        @Override
+        public boolean isSymbolicLink() {
+            return false;
+        }
+
+        @Override
+        public boolean isOther() {
+            return false;
+        }
+
+        @Override
+        public long size() {
+            return Staging.size(file);
+        }
+
+        @Override
+        public Object fileKey() {
+            return null;
+        }
+    }
+
+    /** The attributes of {@code treePath}: a staged file's, else the file system's. */
+    private BasicFileAttributes read(String treePath) throws IOException {
+        StagedFile s = writable ? staging.staged(treePath) : null;
+        return s != null ? new StagedAttributes(s) : Files.readAttributes(resolve(treePath), BasicFileAttributes.class);
+    }
+
+    /** How long the kernel keeps attributes: a staged file's change (size, then mode and times at its commit). */
+    private double attrTimeout(BasicFileAttributes a) {
+        return a instanceof StagedAttributes ? 0 : attrTimeout;
+    }
+
     private FileAttributes attributes(long ino, BasicFileAttributes a) {
-        int mode = a.isDirectory() ? FileAttributes.S_IFDIR | 0555 : FileAttributes.S_IFREG | 0444;
+        int mode = a.isDirectory() ? FileAttributes.S_IFDIR | (writable ? 0755 : 0555)
+                : FileAttributes.S_IFREG | (a instanceof StagedAttributes ? 0644 : 0444);
         Instant m = a.lastModifiedTime() == null ? Instant.EPOCH : a.lastModifiedTime().toInstant();
         Instant at = a.lastAccessTime() == null ? m : a.lastAccessTime().toInstant();
         return new FileAttributes(ino, mode, a.size(), StatBlocks.blocksOf(a.size()), uid, gid, m.getEpochSecond(),
@@ -193,9 +331,9 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 r.error(Errno.ENAMETOOLONG);
                 return;
             }
-            BasicFileAttributes a = Files.readAttributes(resolve(dir.path()).resolve(name), BasicFileAttributes.class);
+            BasicFileAttributes a = read(childPath(dir, name));
             InodeTable.Node n = inodes.lookup(dir, name);
-            r.entry(attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout);
+            r.entry(attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout(a));
         });
     }
 
@@ -209,18 +347,23 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void getattr(Request r, long ino) {
         guard(r, "getattr", ino, () -> {
-            Path p = pathOf(r, ino);
-            if (p != null) {
-                r.attributes(attributes(ino, Files.readAttributes(p, BasicFileAttributes.class)), attrTimeout);
+            InodeTable.Node n = inodes.get(ino);
+            if (n == null) {
+                r.error(Errno.ESTALE);
+                return;
             }
+            BasicFileAttributes a = read(n.path());
+            r.attributes(attributes(ino, a), attrTimeout(a));
         });
     }
 
     @Override
     public void statfs(Request r, long ino) {
         guard(r, "statfs", ino, () -> {
-            long total = Files.getFileStore(root).getTotalSpace();
-            r.statfs(BLOCK, (total + BLOCK - 1) / BLOCK, 0, 0, NioFuseOperations.NAME_MAX);
+            java.nio.file.FileStore store = Files.getFileStore(root);
+            long total = store.getTotalSpace();
+            long free = writable ? store.getUsableSpace() / BLOCK : 0;
+            r.statfs(BLOCK, (total + BLOCK - 1) / BLOCK, free, 0, NioFuseOperations.NAME_MAX);
         });
     }
 
@@ -238,7 +381,7 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 r.error(Errno.ENOTDIR);
                 return;
             }
-            List<Map.Entry<String, BasicFileAttributes>> entries = list(p);
+            List<Map.Entry<String, BasicFileAttributes>> entries = list(inodes.get(ino).path());
             boolean keep = false;
             if (cacheContents) {
                 long now = fingerprint(entries);
@@ -287,7 +430,7 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
             List<Map.Entry<String, BasicFileAttributes>> entries = dh.entries;
             if (offset == 0 && dh.served) {
-                entries = list(resolve(dir.path())); // rewinddir: listed afresh
+                entries = list(dir.path()); // rewinddir: listed afresh
                 dh.entries = entries;
             }
             dh.served = true;
@@ -322,17 +465,21 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     /** An entry with attributes: a lookup for the kernel, taken back if the entry did not fit. */
     private boolean addPlus(Request.Listing out, InodeTable.Node dir, String name, BasicFileAttributes a, long next) {
         InodeTable.Node n = inodes.lookup(dir, name);
-        boolean added = out.addPlus(name, n.ino(), attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout, next);
+        boolean added = out.addPlus(name, n.ino(), attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout(a),
+                next);
         if (!added) {
             forget(n.ino(), 1);
         }
         return added;
     }
 
-    /** A directory's entries with their attributes (listing is where a live container notices growth). */
-    private static List<Map.Entry<String, BasicFileAttributes>> list(Path dir) throws IOException {
+    /**
+     * A directory's entries with their attributes (listing is where a live container notices growth), and
+     * the files being written into it.
+     */
+    private List<Map.Entry<String, BasicFileAttributes>> list(String treePath) throws IOException {
         List<Map.Entry<String, BasicFileAttributes>> entries = new ArrayList<>();
-        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(resolve(treePath))) {
             for (Path child : children) {
                 try {
                     entries.add(Map.entry(child.getFileName().toString(),
@@ -341,6 +488,15 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                     // removed between listing and reading: not listed
                 }
             }
+        }
+        if (writable) {
+            java.util.Set<String> listed = new java.util.HashSet<>();
+            entries.forEach(e -> listed.add(e.getKey()));
+            staging.stagedIn(treePath).forEach((name, staged) -> {
+                if (!listed.contains(name)) {
+                    entries.add(Map.entry(name, new StagedAttributes(staged)));
+                }
+            });
         }
         return entries;
     }
@@ -361,8 +517,18 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 return;
             }
             if ((r.openFlags() & O_ACCMODE) != 0) {
-                r.error(Errno.EROFS);
+                if (!writable) {
+                    r.error(Errno.EROFS);
+                    return;
+                }
+                Object h = staging.openForWriting(inodes.get(ino).path(), (r.openFlags() & O_TRUNC) != 0);
+                long fh = nextHandle.getAndIncrement();
+                handles.put(fh, h);
+                r.opened(fh, false, false);
                 return;
+            }
+            if (writable) {
+                staging.beforeRead(inodes.get(ino).path());
             }
             if (Files.isDirectory(p)) {
                 r.error(Errno.EISDIR);
@@ -410,8 +576,11 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void release(Request r, long ino) {
         guard(r, "release", ino, () -> {
-            if (handles.remove(r.fileHandle()) instanceof ReadHandle h) {
-                h.channel().close();
+            Object h = handles.remove(r.fileHandle());
+            if (h instanceof ReadHandle rh) {
+                rh.channel().close();
+            } else if (h != null) {
+                staging.release(h); // a new file's commit (or its drop), a directly written file's close
             }
             r.error(0);
         });
@@ -430,9 +599,11 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             return;
         }
         guard(r, "getxattr", ino, () -> {
-            Path p = pathOf(r, ino);
-            if (p != null) {
-                byte[] v = xattrs(p).get(name);
+            InodeTable.Node n = inodes.get(ino);
+            if (n == null) {
+                r.error(Errno.ESTALE);
+            } else {
+                byte[] v = xattrs(n.path()).get(name);
                 if (v == null) {
                     r.error(Errno.ENODATA);
                 } else {
@@ -445,10 +616,12 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void listxattr(Request r, long ino, long size) {
         guard(r, "listxattr", ino, () -> {
-            Path p = pathOf(r, ino);
-            if (p != null) {
+            InodeTable.Node n = inodes.get(ino);
+            if (n == null) {
+                r.error(Errno.ESTALE);
+            } else {
                 java.io.ByteArrayOutputStream names = new java.io.ByteArrayOutputStream();
-                for (String name : xattrs(p).keySet()) {
+                for (String name : xattrs(n.path()).keySet()) {
                     names.writeBytes(name.getBytes(StandardCharsets.UTF_8));
                     names.write(0);
                 }
@@ -458,7 +631,12 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     }
 
     /** {@code user.<view>.<name>} to value bytes, for every attribute of every non-basic view. */
-    private Map<String, byte[]> xattrs(Path p) throws IOException {
+    private Map<String, byte[]> xattrs(String treePath) throws IOException {
+        StagedFile staged = writable ? staging.staged(treePath) : null;
+        if (staged != null) {
+            return Staging.xattrs(staged);
+        }
+        Path p = resolve(treePath);
         Map<String, byte[]> out = new LinkedHashMap<>();
         for (String view : xattrViews) {
             Map<String, Object> values;
@@ -472,8 +650,19 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         return out;
     }
 
+    /**
+     * At the end of the session (unmount, SIGTERM): staged files are committed or dropped
+     * ({@link Staging#finish}), before the container closes.
+     */
+    public void finish() {
+        if (writable) {
+            staging.finish();
+        }
+    }
+
     @Override
     public void destroy() {
+        finish();
         for (Object h : handles.values()) {
             if (h instanceof ReadHandle rh) {
                 try {
@@ -484,5 +673,196 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
         }
         handles.clear();
+    }
+
+    // ---- writes (a writable mount only; Staging decides, as for the high-level engine) -------------
+
+    /** The directory node of a request, or null (answered ESTALE / ENAMETOOLONG). */
+    private InodeTable.Node directory(Request r, long parent, String name) {
+        InodeTable.Node dir = inodes.get(parent);
+        if (dir == null) {
+            r.error(Errno.ESTALE);
+            return null;
+        }
+        if (name.length() > NioFuseOperations.NAME_MAX / 4
+                && name.getBytes(StandardCharsets.UTF_8).length > NioFuseOperations.NAME_MAX) {
+            r.error(Errno.ENAMETOOLONG);
+            return null;
+        }
+        return dir;
+    }
+
+    private long register(Object handle) {
+        long fh = nextHandle.getAndIncrement();
+        handles.put(fh, handle);
+        return fh;
+    }
+
+    /** A new file: checked, staged and open ({@link Staging#create}); its inode is counted as looked up. */
+    @Override
+    public void create(Request r, long parent, String name, int mode) {
+        guard(r, "create", parent, () -> {
+            InodeTable.Node dir = directory(r, parent, name);
+            if (dir == null) {
+                return;
+            }
+            StagedFile s = staging.create(childPath(dir, name));
+            long fh = register(s);
+            InodeTable.Node n = inodes.lookup(dir, name);
+            r.created(attributes(n.ino(), new StagedAttributes(s)), n.generation(), entryTimeout, 0, fh);
+        });
+    }
+
+    /**
+     * {@code mknod(2)} of a regular file: a create and a release, as libfuse's high-level API makes it (an
+     * empty staged file, committed as the high-level engine commits one made by {@code touch}); other types ENOSYS.
+     */
+    @Override
+    public void mknod(Request r, long parent, String name, int mode) {
+        guard(r, "mknod", parent, () -> {
+            if ((mode & S_IFMT) != FileAttributes.S_IFREG) {
+                r.error(Errno.ENOSYS);
+                return;
+            }
+            InodeTable.Node dir = directory(r, parent, name);
+            if (dir == null) {
+                return;
+            }
+            String path = childPath(dir, name);
+            staging.release(staging.create(path));
+            BasicFileAttributes a = read(path);
+            InodeTable.Node n = inodes.lookup(dir, name);
+            r.entry(attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout(a));
+        });
+    }
+
+    @Override
+    public void mkdir(Request r, long parent, String name, int mode) {
+        guard(r, "mkdir", parent, () -> {
+            InodeTable.Node dir = directory(r, parent, name);
+            if (dir == null) {
+                return;
+            }
+            String path = childPath(dir, name);
+            staging.mkdir(path);
+            BasicFileAttributes a = read(path);
+            InodeTable.Node n = inodes.lookup(dir, name);
+            r.entry(attributes(n.ino(), a), n.generation(), entryTimeout, attrTimeout(a));
+        });
+    }
+
+    @Override
+    public void unlink(Request r, long parent, String name) {
+        guard(r, "unlink", parent, () -> {
+            InodeTable.Node dir = directory(r, parent, name);
+            if (dir != null) {
+                staging.unlink(childPath(dir, name));
+                inodes.unlink(parent, name);
+                r.error(0);
+            }
+        });
+    }
+
+    @Override
+    public void rmdir(Request r, long parent, String name) {
+        guard(r, "rmdir", parent, () -> {
+            InodeTable.Node dir = directory(r, parent, name);
+            if (dir != null) {
+                staging.rmdir(childPath(dir, name));
+                inodes.unlink(parent, name);
+                r.error(0);
+            }
+        });
+    }
+
+    @Override
+    public void rename(Request r, long parent, String name, long newParent, String newName, int flags) {
+        guard(r, "rename", parent, () -> {
+            InodeTable.Node dir = directory(r, parent, name);
+            if (dir == null) {
+                return;
+            }
+            InodeTable.Node to = directory(r, newParent, newName);
+            if (to == null) {
+                return;
+            }
+            staging.rename(childPath(dir, name), childPath(to, newName), flags);
+            inodes.rename(parent, name, newParent, newName);
+            r.error(0);
+        });
+    }
+
+    /**
+     * SETATTR, in the order libfuse's high-level API calls its operations: mode (chmod), owner (chown),
+     * size (truncate), times (utimens); answered with the attributes after.
+     */
+    @Override
+    public void setattr(Request r, long ino, NewAttributes a) {
+        guard(r, "setattr", ino, () -> {
+            InodeTable.Node n = inodes.get(ino);
+            if (n == null) {
+                r.error(Errno.ESTALE);
+                return;
+            }
+            String path = n.path();
+            int set = a.toSet();
+            if ((set & SET_MODE) != 0) {
+                staging.chmod(path, a.mode());
+            }
+            if ((set & (SET_UID | SET_GID)) != 0) {
+                staging.chown(path, (set & SET_UID) != 0 ? a.uid() : -1, (set & SET_GID) != 0 ? a.gid() : -1);
+            }
+            if ((set & SET_SIZE) != 0) {
+                staging.truncate(path, a.size());
+            }
+            if ((set & (SET_ATIME | SET_MTIME)) != 0) {
+                FileTime now = FileTime.from(Instant.now());
+                FileTime at = (set & SET_ATIME_NOW) != 0 ? now : (set & SET_ATIME) != 0
+                        ? FileTime.from(Instant.ofEpochSecond(a.accessSeconds(), a.accessNanos())) : null;
+                FileTime mt = (set & SET_MTIME_NOW) != 0 ? now : (set & SET_MTIME) != 0
+                        ? FileTime.from(Instant.ofEpochSecond(a.modifiedSeconds(), a.modifiedNanos())) : null;
+                staging.utimens(path, at, mt);
+            }
+            BasicFileAttributes after = read(path);
+            r.attributes(attributes(ino, after), attrTimeout(after));
+        });
+    }
+
+    @Override
+    public void write(Request r, long ino, ByteBuffer data, long offset) {
+        Object h = handles.get(r.fileHandle());
+        guard(r, "write", ino, () -> r.written(staging.write(h, describeInode(ino), data, data.remaining(), offset)));
+    }
+
+    /** close(): a new file that was written is committed here ({@link Staging#flush}); EIO after a failed commit. */
+    @Override
+    public void flush(Request r, long ino) {
+        Object h = handles.get(r.fileHandle());
+        guard(r, "flush", ino, () -> {
+            staging.flush(h);
+            r.error(0);
+        });
+    }
+
+    @Override
+    public void fsync(Request r, long ino, boolean datasync) {
+        Object h = handles.get(r.fileHandle());
+        guard(r, "fsync", ino, () -> {
+            Staging.fsync(h, datasync);
+            r.error(0);
+        });
+    }
+
+    @Override
+    public void setxattr(Request r, long ino, String name, ByteBuffer value, int flags) {
+        guard(r, "setxattr", ino, () -> {
+            InodeTable.Node n = inodes.get(ino);
+            if (n == null) {
+                r.error(Errno.ESTALE);
+                return;
+            }
+            staging.setxattr(n.path(), name, value);
+            r.error(0);
+        });
     }
 }

@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.containerfs.fuse.CorpusFormat.Expected;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,8 +57,9 @@ class FormatAppendsThroughMountTest {
         }
     }
 
-    @Test
-    void gsdFramesAppendedWithMkdirAndCpAreReadByTheProviderAndByPythonGsd() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void gsdFramesAppendedWithMkdirAndCpAreReadByTheProviderAndByPythonGsd(Engine engine) throws Exception {
         CorpusFormat.Gsd gsd = new CorpusFormat.Gsd();
         Path container = copyOfCorpusFile(gsd, "hoomd_trajectory.gsd");
         Map<String, Expected> rows = gsd.expected(gsd.corpusFile("hoomd_trajectory.gsd"));
@@ -63,7 +67,7 @@ class FormatAppendsThroughMountTest {
         Path charge = randomFile("charge.bin", 256, 2);
         Path tail = randomFile("tail.bin", 7, 3);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             assertThat(sh("ls", "-v", mp.toString()).ok().lines()).hasSize(12).last().isEqualTo("11");
             sh("mkdir", mp + "/12").ok();
             sh("mkdir", mp + "/12/fuse").ok();
@@ -111,14 +115,15 @@ class FormatAppendsThroughMountTest {
                 "absent False");
     }
 
-    @Test
-    void g3FramesAppendedWithMkdirAndCpAreReadByTheProvider() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void g3FramesAppendedWithMkdirAndCpAreReadByTheProvider(Engine engine) throws Exception {
         CorpusFormat.G3 g3 = new CorpusFormat.G3();
         Path container = copyOfCorpusFile(g3, "simple-types.g3");
         Map<String, Expected> rows = g3.expected(g3.corpusFile("simple-types.g3"));
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         List<String> frames;
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             frames = sh("ls", mp.toString()).ok().lines();
             assertThat(frames).hasSize(4);
             // blobs are taken verbatim: copy real serialized values out of the container itself
@@ -154,8 +159,9 @@ class FormatAppendsThroughMountTest {
         }
     }
 
-    @Test
-    void scdaSectionsAppendedWithCpAreReadByTheProvider() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void scdaSectionsAppendedWithCpAreReadByTheProvider(Engine engine) throws Exception {
         CorpusFormat.Scda scda = new CorpusFormat.Scda();
         Path container = copyOfCorpusFile(scda, "all_types.scda");
         Map<String, Expected> rows = scda.expected(scda.corpusFile("all_types.scda"));
@@ -163,7 +169,7 @@ class FormatAppendsThroughMountTest {
         Path inline = Files.write(dir.resolve("inline.bin"), "exactly thirty-two bytes inline!".getBytes(StandardCharsets.US_ASCII));
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         List<String> before;
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             before = sh("ls", mp.toString()).ok().lines();
             String next = String.format("%04d", before.size());
             sh("cp", block.toString(), mp + "/" + next + ".B.from the shell").ok();

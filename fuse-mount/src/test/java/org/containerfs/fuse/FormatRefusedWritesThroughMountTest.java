@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.containerfs.fuse.FuseTestSupport.Result;
 import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -99,12 +101,13 @@ class FormatRefusedWritesThroughMountTest {
 
     @TestFactory
     Stream<DynamicTest> writableMountsRefuseEveryChangeButAppendsWithEacces() {
-        return CASES.stream().filter(c -> c.format().name().matches("gsd|scda|g3") && c.file().endsWith(c.format().name()))
-                .map(c -> DynamicTest.dynamicTest(c.format().name() + "/" + c.file(), () -> {
+        return Arrays.stream(Engine.values()).flatMap(engine -> CASES.stream()
+                .filter(c -> c.format().name().matches("gsd|scda|g3") && c.file().endsWith(c.format().name()))
+                .map(c -> DynamicTest.dynamicTest(engine + " " + c.format().name() + "/" + c.file(), () -> {
                     Path container = copy(c);
                     String before = FuseTestSupport.sha256(container);
                     Path mp = container.resolveSibling("mnt");
-                    try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+                    try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
                         tryMutations(mp, c, "Permission denied");
                         assertThat(FuseTestSupport.sha256(container)).isEqualTo(before);
                         // the reason, with what is allowed instead, reaches the mount's log
@@ -113,17 +116,19 @@ class FormatRefusedWritesThroughMountTest {
                                 "g3", "G3 files grow by appending frames: create directory /000004").get(c.format().name()));
                     }
                     assertThat(FuseTestSupport.sha256(container)).as("after unmounting").isEqualTo(before);
-                }));
+                })));
     }
 
     /** An existing SION file takes no appends at all: a --rw mount is refused with the reason. */
-    @Test
-    void writableMountOfASionFileIsRefusedWithTheReason() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void writableMountOfASionFileIsRefusedWithTheReason(Engine engine) throws Exception {
         Case c = CASES.get(3);
         Path container = copy(c);
         String before = FuseTestSupport.sha256(container);
         Path mp = container.resolveSibling("mnt");
-        Result r = FuseTestSupport.mountCommand(Duration.ofSeconds(30), mp, container.toString(), mp.toString(), "--rw");
+        Result r = FuseTestSupport.mountCommand(Duration.ofSeconds(30), mp, container.toString(), mp.toString(), "--rw",
+                "--engine=" + engine);
         assertThat(r.exit()).as("exit; stderr %s", r.stderr()).isEqualTo(1);
         assertThat(r.stderr()).startsWith("containerfs mount: cannot open " + container + ": ")
                 .contains("existing SION file");
@@ -135,13 +140,14 @@ class FormatRefusedWritesThroughMountTest {
      * A gzip-compressed G3 file mounts --rw (the provider decides at the first write), but the next
      * frame's mkdir gets EACCES with the reason in the mount's log, and nothing changes.
      */
-    @Test
-    void compressedG3FileRefusesTheNextFrameOnAWritableMount() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void compressedG3FileRefusesTheNextFrameOnAWritableMount(Engine engine) throws Exception {
         Case c = CASES.get(4);
         Path container = copy(c);
         String before = FuseTestSupport.sha256(container);
         Path mp = container.resolveSibling("mnt");
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             tryMutations(mp, c, "Permission denied");
             assertRefused(sh("mkdir", mp + "/000004.Scan"), "Permission denied", "mkdir of the next frame");
             assertThat(m.log()).contains("cannot append to a compressed G3 file");

@@ -72,12 +72,13 @@ class MountLifecycleTest {
         }
     }
 
-    @Test
-    void sigtermWhileAWriterHoldsANewRecordCommitsWhatWasWrittenAndExits(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void sigtermWhileAWriterHoldsANewRecordCommitsWhatWasWrittenAndExits(Engine engine, @TempDir Path dir) throws Exception {
         Path container = dir.resolve("conf.lime");
         Files.copy(corpusFile("s01_"), container);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(container, mp, "--rw", "--grace=1")) {
+        try (MountProcess m = MountProcess.start(container, mp, "--rw", "--engine=" + engine, "--grace=1")) {
             sh("mkdir", mp + "/msg02").ok();
             Process writer = new ProcessBuilder("sh", "-c", "exec 3>\"$1\" && printf 'partial' >&3 && echo open && read go",
                     "sh", mp + "/msg02/rec01.in-progress").start();

@@ -101,9 +101,15 @@ class MountedToolsTest {
      * {@code rsync -a} writes {@code .position.kZKy3M} and renames it: the unit appears under its final
      * name only. The same in every writable format.
      */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("formats")
-    void aFailedWriteCommitsNothingAndRsyncCommitsUnderTheFinalName(NewUnit u) throws Exception {
+    /** Every writable format, through each engine. */
+    static Stream<org.junit.jupiter.params.provider.Arguments> formatsByEngine() {
+        return java.util.Arrays.stream(Engine.values()).flatMap(e -> formats().stream()
+                .map(u -> org.junit.jupiter.params.provider.Arguments.of(e, u)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("formatsByEngine")
+    void aFailedWriteCommitsNothingAndRsyncCommitsUnderTheFinalName(Engine engine, NewUnit u) throws Exception {
         Path original = u.format().containers().stream()
                 .filter(p -> p.getFileName().toString().startsWith(u.corpusFile())).findFirst().orElseThrow();
         Path container = Files.copy(original, dir.resolve(original.getFileName()));
@@ -111,7 +117,7 @@ class MountedToolsTest {
         Path source = dir.resolve("source.bin");
         String failed = u.failed();
         String rsynced = u.rsynced();
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             if (failed.contains("NEXT")) { // scda: sections are numbered
                 int count = sh("ls", mp.toString()).ok().lines().size();
                 failed = failed.replace("NEXT", String.format("%04d", count));
@@ -159,8 +165,9 @@ class MountedToolsTest {
         }
     }
 
-    @Test
-    void aGsdChunkTakesTypeAndWidthFromSetfattrAndGsdHoomdReadsItAsFloat32() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void aGsdChunkTakesTypeAndWidthFromSetfattrAndGsdHoomdReadsItAsFloat32(Engine engine) throws Exception {
         Path container = copyOf(new CorpusFormat.Gsd(), "hoomd_trajectory.gsd");
         Path mp = Files.createDirectory(dir.resolve("mnt"));
         Path positions = dir.resolve("position.bin");
@@ -170,7 +177,7 @@ class MountedToolsTest {
                 numpy.arange(64 * 3, dtype=numpy.float32).tofile(sys.argv[1])
                 numpy.array([64], dtype=numpy.uint32).tofile(sys.argv[2])
                 """, positions.toString(), n.toString())).ok();
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             sh("mkdir", mp + "/12").ok();
             sh("mkdir", mp + "/12/particles").ok();
             String chunk = mp + "/12/particles/position";
@@ -197,11 +204,12 @@ class MountedToolsTest {
         assertThat(out).containsExactly("13 64 float32 (64, 3) [3.0, 4.0, 5.0]");
     }
 
-    @Test
-    void chmodAndSetfattrOfCommittedEntriesAreEaccesAndLsStopsAskingSecurityXattrs() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void chmodAndSetfattrOfCommittedEntriesAreEaccesAndLsStopsAskingSecurityXattrs(Engine engine) throws Exception {
         Path container = Files.copy(new CorpusFormat.Lime().containers().get(0), dir.resolve("c.lime"));
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
             Path first;
             try (Stream<Path> s = Files.walk(mp)) {
                 first = s.filter(Files::isRegularFile).findFirst().orElseThrow();

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
 import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -57,8 +60,9 @@ class NewNamesThroughMountTest {
         }
     }
 
-    @Test
-    void namesTheContainerCannotTakeAreRefusedAtCreate(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void namesTheContainerCannotTakeAreRefusedAtCreate(Engine engine, @TempDir Path dir) throws Exception {
         Path container = dir.resolve("conf.lime");
         Files.copy(new CorpusFormat.Lime().corpusFile("s02_lime_writer_test1.lime"), container);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
@@ -72,7 +76,7 @@ class NewNamesThroughMountTest {
         String before = FuseTestSupport.sha256(container);
         List<String> copiedByCpR;
 
-        try (MountProcess m = MountProcess.start(container, mp, "--rw")) {
+        try (MountProcess m = MountProcess.start(container, mp, "--rw", "--engine=" + engine)) {
             // msg03 holds rec01 only; msg01 is closed: refused at the redirect's open, nothing staged
             assertRefused(bash("echo bad > \"$1\"/msg03/rec09.x", mp), "Permission denied", "rec09 in msg03");
             assertRefused(bash("echo x > \"$1\"/msg01/rec03.y", mp), "Permission denied", "a record in closed msg01");
@@ -141,18 +145,18 @@ class NewNamesThroughMountTest {
 
     @TestFactory
     Stream<DynamicTest> everyWritableFormatRefusesNamesAtCreate(@TempDir Path dir) {
-        return Stream.of(
+        return java.util.Arrays.stream(Engine.values()).flatMap(engine -> Stream.of(
                 new FormatCase(new CorpusFormat.Gsd(), "hoomd_trajectory.gsd", "/3/new_chunk", null, "/12", "/12/bad%zz"),
                 new FormatCase(new CorpusFormat.Scda(), "all_types.scda", null, "/0009.B.late", null, "/notes.txt"),
                 new FormatCase(new CorpusFormat.G3(), "simple-types.g3", "/000001.Scan/NewKey", null, "/000004.Scan",
                         "/000004.Scan/bad%zz"))
-                .map(c -> DynamicTest.dynamicTest(c.format().name(), () -> {
-                    Path work = Files.createTempDirectory(dir, c.format().name());
+                .map(c -> DynamicTest.dynamicTest(engine + " " + c.format().name(), () -> {
+                    Path work = Files.createTempDirectory(dir, engine + "-" + c.format().name());
                     Path container = work.resolve(c.file());
                     Files.copy(c.format().corpusFile(c.file()), container);
                     Path mp = Files.createDirectory(work.resolve("mnt"));
                     String before = FuseTestSupport.sha256(container);
-                    try (InProcessMount m = InProcessMount.mount(container, mp, true)) {
+                    try (InProcessMount m = InProcessMount.mount(engine, container, mp, true)) {
                         if (c.closedUnitName() != null) {
                             assertRefused(bash("echo x > \"$1\"", mp + c.closedUnitName()), "Permission denied",
                                     "a file in a committed unit");
@@ -177,6 +181,6 @@ class NewNamesThroughMountTest {
                             }
                         }
                     }
-                }));
+                })));
     }
 }

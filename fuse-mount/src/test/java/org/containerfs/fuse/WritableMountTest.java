@@ -13,6 +13,9 @@ import java.util.stream.Stream;
 import org.containerfs.fuse.CorpusFormat.Expected;
 import org.containerfs.fuse.FuseTestSupport.MountProcess;
 import org.containerfs.fuse.FuseTestSupport.Result;
+import org.containerfs.fuse.MountCommand.Engine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,8 +32,9 @@ class WritableMountTest {
         FuseTestSupport.requireFuse();
     }
 
-    @Test
-    void refusedMutationsThenAppendsThroughARwMount(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void refusedMutationsThenAppendsThroughARwMount(Engine engine, @TempDir Path dir) throws Exception {
         CorpusFormat.Lime lime = new CorpusFormat.Lime();
         Path original = lime.containers().stream()
                 .filter(p -> p.getFileName().toString().startsWith("s02_")).findFirst().orElseThrow();
@@ -45,7 +49,7 @@ class WritableMountTest {
         Files.write(dir.resolve("binary.bin"), binary);
         String before = FuseTestSupport.sha256(container);
 
-        try (MountProcess m = MountProcess.start(container, mp, "--rw", "--verbose")) {
+        try (MountProcess m = MountProcess.start(container, mp, "--rw", "--engine=" + engine, "--verbose")) {
             String existing = mp + "/msg01/rec01.lime-test-text1";
             assertRefused(sh("sh", "-c", "echo more >> \"$1\"", "sh", existing), "Permission denied");
             assertRefused(sh("sh", "-c", "echo new > \"$1\"", "sh", existing), "Permission denied");
@@ -97,13 +101,14 @@ class WritableMountTest {
         assertThat(r.stderr()).contains(message);
     }
 
-    @Test
-    void writesToAReadOnlyMountGetErofs(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void writesToAReadOnlyMountGetErofs(Engine engine, @TempDir Path dir) throws Exception {
         Path container = dir.resolve("conf.lime");
         Files.copy(new CorpusFormat.Lime().containers().get(0), container);
         String before = FuseTestSupport.sha256(container);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+        try (InProcessMount m = InProcessMount.mount(engine, container, mp, false)) {
             Path first;
             try (Stream<Path> s = Files.walk(mp)) {
                 first = s.filter(Files::isRegularFile).findFirst().orElseThrow();

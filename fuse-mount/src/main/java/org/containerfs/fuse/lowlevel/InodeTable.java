@@ -16,10 +16,13 @@ public final class InodeTable {
 
     /** A known inode: where it is (parent and name) and how many lookups the kernel holds. */
     public static final class Node {
+        /** Guards every node's parent and name against a {@link InodeTable#rename} while a path is read. */
+        private static final Object MOVES = new Object();
         final long ino;
         final long generation;
-        final Node parent;
-        final String name;
+        /** Where it is now: changed by {@link InodeTable#rename} (under the table's lock). */
+        Node parent;
+        String name;
         long lookups;
 
         private Node(long ino, long generation, Node parent, String name) {
@@ -44,6 +47,12 @@ public final class InodeTable {
 
         /** The path from the root, "/" for the root, "/a/b" below. */
         public String path() {
+            synchronized (MOVES) {
+                return pathNow();
+            }
+        }
+
+        private String pathNow() {
             if (parent == null) {
                 return "/";
             }
@@ -121,6 +130,46 @@ public final class InodeTable {
         byName.remove(new Key(n.parent.ino, n.name), n);
         freeNumbers.addLast(ino);
         return true;
+    }
+
+    /**
+     * {@code name} in {@code parent} was removed: the name no longer leads to its inode (a new file of the
+     * same name gets a new one); the inode itself lives until the kernel forgets it.
+     */
+    public synchronized void unlink(long parent, String name) {
+        byName.remove(new Key(parent, name));
+    }
+
+    /**
+     * {@code name} in {@code parent} is now {@code newName} in {@code newParent}: its inode keeps its number
+     * (the kernel moves its entry); an inode that had the new name loses it.
+     */
+    public synchronized void rename(long parent, String name, long newParent, String newName) {
+        Node n = byName.remove(new Key(parent, name));
+        Node to = get(newParent);
+        byName.remove(new Key(newParent, newName));
+        if (n == null || to == null) {
+            return;
+        }
+        synchronized (Node.MOVES) {
+            n.parent = to;
+            n.name = newName;
+        }
+        byName.put(new Key(newParent, newName), n);
+    }
+
+    /** The node the kernel knows at {@code path} ("/a/b"), or null. */
+    public synchronized Node find(String path) {
+        Node n = root;
+        for (String part : path.split("/")) {
+            if (!part.isEmpty()) {
+                n = byName.get(new Key(n.ino, part));
+                if (n == null) {
+                    return null;
+                }
+            }
+        }
+        return n;
     }
 
     /** Inodes the kernel knows, the root included. */

@@ -9,4 +9,17 @@ package org.containerfs.fuse.lowlevel;
 public interface Invalidation {
     /** Drops the kernel's attributes and cached contents (pages, or a directory's listing) of {@code ino}. */
     void invalidateInode(long ino);
+
+    /**
+     * Drops the kernel's entry of {@code name} in directory {@code parent} (a name that vanished without
+     * an unlink); the future is done once the kernel was told (or there was nothing to tell).
+     */
+    default java.util.concurrent.Future<?> invalidateEntry(long parent, String name) {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
+    /** Drops the kernel's cached attributes of {@code ino} only (its cached pages stay). */
+    default void invalidateAttributes(long ino) {
+        invalidateInode(ino);
+    }
 }

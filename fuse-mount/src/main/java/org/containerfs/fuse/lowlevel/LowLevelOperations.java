@@ -40,4 +40,67 @@ public interface LowLevelOperations {
     void getxattr(Request request, long ino, String name, long size);
 
     void listxattr(Request request, long ino, long size);
+
+    // ---- writes: served only when writable() (else the slots stay empty and libfuse answers ENOSYS) ----
+
+    /** Whether the session binds the write requests below (create, write, flush, ...). */
+    default boolean writable() {
+        return false;
+    }
+
+    /** The {@code struct stat} fields a SETATTR carries, those named by {@code toSet} ({@link #SET_MODE}, ...). */
+    record NewAttributes(int toSet, int mode, int uid, int gid, long size, long accessSeconds, long accessNanos,
+            long modifiedSeconds, long modifiedNanos) {}
+
+    /** FUSE_SET_ATTR_* bits of a SETATTR. */
+    int SET_MODE = 1, SET_UID = 1 << 1, SET_GID = 1 << 2, SET_SIZE = 1 << 3, SET_ATIME = 1 << 4, SET_MTIME = 1 << 5,
+            SET_ATIME_NOW = 1 << 7, SET_MTIME_NOW = 1 << 8;
+
+    default void setattr(Request request, long ino, NewAttributes attributes) {
+        request.error(Errno.ENOSYS);
+    }
+
+    /** A node made by {@code mknod(2)} (answered with an entry). */
+    default void mknod(Request request, long parent, String name, int mode) {
+        request.error(Errno.ENOSYS);
+    }
+
+    default void mkdir(Request request, long parent, String name, int mode) {
+        request.error(Errno.ENOSYS);
+    }
+
+    default void unlink(Request request, long parent, String name) {
+        request.error(Errno.ENOSYS);
+    }
+
+    default void rmdir(Request request, long parent, String name) {
+        request.error(Errno.ENOSYS);
+    }
+
+    default void rename(Request request, long parent, String name, long newParent, String newName, int flags) {
+        request.error(Errno.ENOSYS);
+    }
+
+    /** A new file, answered with {@link Request#created}; {@code request.openFlags()} are its open flags. */
+    default void create(Request request, long parent, String name, int mode) {
+        request.error(Errno.ENOSYS);
+    }
+
+    /** {@code data} (valid during the call only) at {@code offset}; answered with {@link Request#written}. */
+    default void write(Request request, long ino, java.nio.ByteBuffer data, long offset) {
+        request.error(Errno.ENOSYS);
+    }
+
+    default void flush(Request request, long ino) {
+        request.error(Errno.ENOSYS);
+    }
+
+    default void fsync(Request request, long ino, boolean datasync) {
+        request.error(Errno.ENOSYS);
+    }
+
+    /** {@code value} valid during the call only. */
+    default void setxattr(Request request, long ino, String name, java.nio.ByteBuffer value, int flags) {
+        request.error(Errno.ENOSYS);
+    }
 }

@@ -1,6 +1,7 @@
 package org.containerfs.fuse.lowlevel;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
@@ -34,7 +35,9 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
     /** The kernel requests this engine serves, counted (FORGET_MULTI is one request for many inodes). */
     public enum Op {
         INIT, LOOKUP, FORGET, FORGET_MULTI, GETATTR, OPENDIR, READDIR, READDIRPLUS, RELEASEDIR, OPEN, READ, RELEASE,
-        STATFS, GETXATTR, LISTXATTR
+        STATFS, GETXATTR, LISTXATTR,
+        // a writable session's
+        SETATTR, MKNOD, MKDIR, UNLINK, RMDIR, RENAME, WRITE, FLUSH, FSYNC, SETXATTR, CREATE
     }
 
     private static final int ENODEV = 19;
@@ -286,6 +289,9 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
         stub(opsStruct, STATFS, "statfs", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
         stub(opsStruct, GETXATTR, "getxattr", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
         stub(opsStruct, LISTXATTR, "listxattr", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG));
+        if (ops.writable()) {
+            installWriteUpcalls(opsStruct);
+        }
     }
 
     private void stub(MemorySegment opsStruct, int slot, String method, FunctionDescriptor descriptor) {
@@ -422,5 +428,108 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
 
     private void listxattr(MemorySegment req, long ino, long size) {
         serve(Op.LISTXATTR, req, MemorySegment.NULL, r -> ops.listxattr(r, ino, size));
+    }
+
+    // ---- a writable session's upcalls (installed only if the operations are writable) -------------
+
+    /** Slots of struct fuse_lowlevel_ops (3.x order) a writable session fills. */
+    private static final int SETATTR = 5, MKNOD = 7, MKDIR = 8, UNLINK = 9, RMDIR = 10, RENAME = 12, WRITE = 16,
+            FLUSH = 17, FSYNC = 19, SETXATTR = 25, CREATE = 30;
+
+    private void installWriteUpcalls(MemorySegment opsStruct) {
+        FunctionDescriptor reqParentName = FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS);
+        stub(opsStruct, SETATTR, "setattr", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS));
+        stub(opsStruct, MKNOD, "mknod", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_LONG));
+        stub(opsStruct, MKDIR, "mkdir", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_INT));
+        stub(opsStruct, UNLINK, "unlink", reqParentName);
+        stub(opsStruct, RMDIR, "rmdir", reqParentName);
+        stub(opsStruct, RENAME, "rename",
+                FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_INT));
+        stub(opsStruct, WRITE, "write",
+                FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
+        stub(opsStruct, FLUSH, "flush", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
+        stub(opsStruct, FSYNC, "fsync", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+        stub(opsStruct, SETXATTR, "setxattr",
+                FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+        stub(opsStruct, CREATE, "create", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS));
+    }
+
+    private void setattr(MemorySegment req, long ino, MemorySegment attr, int toSet, MemorySegment fi) {
+        serve(Op.SETATTR, req, fi, r -> {
+            MemorySegment st = attr.reinterpret(Abi.STAT.size());
+            Abi.Stat l = Abi.STAT;
+            ops.setattr(r, ino, new LowLevelOperations.NewAttributes(toSet, st.get(Abi.INT, l.mode()),
+                    st.get(Abi.INT, l.uid()), st.get(Abi.INT, l.gid()), st.get(Abi.LONG, l.stSize()),
+                    st.get(Abi.LONG, l.atime()), st.get(Abi.LONG, l.atime() + 8), st.get(Abi.LONG, l.mtime()),
+                    st.get(Abi.LONG, l.mtime() + 8)));
+        });
+    }
+
+    private void mknod(MemorySegment req, long parent, MemorySegment name, int mode, long rdev) {
+        serve(Op.MKNOD, req, MemorySegment.NULL, r -> ops.mknod(r, parent, name(name), mode));
+    }
+
+    private void mkdir(MemorySegment req, long parent, MemorySegment name, int mode) {
+        serve(Op.MKDIR, req, MemorySegment.NULL, r -> ops.mkdir(r, parent, name(name), mode));
+    }
+
+    private void unlink(MemorySegment req, long parent, MemorySegment name) {
+        serve(Op.UNLINK, req, MemorySegment.NULL, r -> ops.unlink(r, parent, name(name)));
+    }
+
+    private void rmdir(MemorySegment req, long parent, MemorySegment name) {
+        serve(Op.RMDIR, req, MemorySegment.NULL, r -> ops.rmdir(r, parent, name(name)));
+    }
+
+    private void rename(MemorySegment req, long parent, MemorySegment name, long newParent, MemorySegment newName,
+            int flags) {
+        serve(Op.RENAME, req, MemorySegment.NULL, r -> ops.rename(r, parent, name(name), newParent, name(newName), flags));
+    }
+
+    private void write(MemorySegment req, long ino, MemorySegment buf, long size, long off, MemorySegment fi) {
+        serve(Op.WRITE, req, fi, r -> ops.write(r, ino, buf.reinterpret(size).asByteBuffer(), off));
+    }
+
+    private void flush(MemorySegment req, long ino, MemorySegment fi) {
+        serve(Op.FLUSH, req, fi, r -> ops.flush(r, ino));
+    }
+
+    private void fsync(MemorySegment req, long ino, int datasync, MemorySegment fi) {
+        serve(Op.FSYNC, req, fi, r -> ops.fsync(r, ino, datasync != 0));
+    }
+
+    private void setxattr(MemorySegment req, long ino, MemorySegment name, MemorySegment value, long size, int flags) {
+        serve(Op.SETXATTR, req, MemorySegment.NULL,
+                r -> ops.setxattr(r, ino, name(name), value.reinterpret(size).asByteBuffer(), flags));
+    }
+
+    private void create(MemorySegment req, long parent, MemorySegment name, int mode, MemorySegment fi) {
+        serve(Op.CREATE, req, fi, r -> ops.create(r, parent, name(name), mode));
+    }
+
+    /** Queued as the other notifications; the future is done once sent (or skipped: the session ends). */
+    @Override
+    public java.util.concurrent.Future<?> invalidateEntry(long parent, String name) {
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        notify(() -> {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment n = a.allocate(bytes.length + 1L);
+                MemorySegment.copy(bytes, 0, n, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
+                return (int) lib.notifyInvalEntry.invokeExact(session, parent, n, (long) bytes.length);
+            } finally {
+                done.complete(null);
+            }
+        });
+        if (!notifying) {
+            done.complete(null);
+        }
+        return done;
+    }
+
+    /** {@code fuse_lowlevel_notify_inval_inode} with a negative offset: the attributes only. */
+    @Override
+    public void invalidateAttributes(long ino) {
+        notify(() -> (int) lib.notifyInvalInode.invokeExact(session, ino, -1L, 0L));
     }
 }

@@ -236,4 +236,26 @@ public final class Request {
             throw new IllegalStateException("libfuse call failed", t);
         }
     }
+
+    // ---- the replies of a writable session -------------------------------------------------------
+
+    /**
+     * A new file made and opened ({@code fuse_reply_create}): the kernel counts one lookup of
+     * {@code attributes.ino()} and keeps {@code handle} as the open file's handle (no cached pages kept).
+     */
+    public int created(FileAttributes attributes, long generation, double entryTimeout, double attrTimeout,
+            long handle) {
+        answer();
+        MemorySegment e = Scratch.get().entry;
+        writeEntry(e, attributes.ino(), attributes, generation, entryTimeout, attrTimeout);
+        fileInfo.set(Abi.INT, Abi.FI_BITS, fileInfo.get(Abi.INT, Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR));
+        fileInfo.set(Abi.LONG, Abi.FI_FH, handle);
+        return invoke(() -> (int) lib.replyCreate.invokeExact(req, e, fileInfo));
+    }
+
+    /** A write request took {@code count} bytes ({@code fuse_reply_write}). */
+    public void written(long count) {
+        answer();
+        invoke(() -> (int) lib.replyWrite.invokeExact(req, count));
+    }
 }

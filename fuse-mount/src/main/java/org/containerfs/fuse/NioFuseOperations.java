@@ -51,7 +51,7 @@ import org.cryptomator.jfuse.api.TimeSpec;
  *   <li>Extended attributes: every attribute view of the file system other than {@code basic}
  *       (for a container: the format's view) as {@code user.<view>.<name>}; {@code byte[]} values
  *       raw, other values as their string form. Read-only.</li>
- *   <li>Writes (writable mounts only): a new name is first checked with the file system's own create
+ *   <li>Writes (writable mounts only; {@link Staging} decides, shared with the low-level engine): a new name is first checked with the file system's own create
  *       check (see {@link NewFileCheck}) and refused at once if the container cannot take it; a new
  *       file streams sequentially into the provider's append channel; an out-of-order write fails with EIO and a log line; the file is committed when its
  *       last descriptor is closed ({@code release}). {@code fsync} forces the channel if it is a

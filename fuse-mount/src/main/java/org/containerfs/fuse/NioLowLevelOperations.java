@@ -29,10 +29,12 @@ import org.containerfs.fuse.lowlevel.LowLevelOperations;
 import org.containerfs.fuse.lowlevel.Request;
 
 /**
- * A read-only {@link java.nio.file.FileSystem} served through the low-level API: requests name
- * inodes, which {@link InodeTable} maps to paths for as long as the kernel knows them. Like
- * {@link NioFuseOperations} it knows nothing of container formats; errno values come from
- * {@link ErrnoTable}, attributes as there (0444 files, 0555 directories, st_blocks, one link).
+ * A {@link java.nio.file.FileSystem} served through the low-level API: requests name inodes, which
+ * {@link InodeTable} maps to paths for as long as the kernel knows them. Like {@link NioFuseOperations}
+ * it knows nothing of container formats; errno values come from {@link ErrnoTable}, attributes as there
+ * (0444 files, 0555 directories or 0755 when writable, a staged file 0644, st_blocks, one link). Writable
+ * ({@code --rw}), new files and every change go through {@link Staging}, the same code as the high-level
+ * engine's, so both answer alike.
  *
  * <p>Caching, per reply: entries and attributes live {@code entryTimeout}/{@code attrTimeout}; with
  * {@code cacheContents} a file's pages are kept across opens ({@code keep_cache}) and directory

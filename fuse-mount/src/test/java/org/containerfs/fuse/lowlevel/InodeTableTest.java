@@ -40,4 +40,25 @@ class InodeTableTest {
         assertThat(t.get(InodeTable.ROOT).path()).isEqualTo("/");
         assertThat(t.forget(12345, 1)).as("an unknown inode").isFalse();
     }
+
+    @Test
+    void aRenamedNameKeepsItsInodeUnderTheNewPathAndAnUnlinkedNameLeadsToNoInode() {
+        InodeTable t = new InodeTable();
+        InodeTable.Node dir = t.lookup(t.root(), "msg01");
+        InodeTable.Node temp = t.lookup(dir, ".rec01.x.kZKy3M");
+        t.rename(dir.ino(), ".rec01.x.kZKy3M", dir.ino(), "rec01.x");
+        assertThat(temp.path()).isEqualTo("/msg01/rec01.x");
+        assertThat(t.peek(dir.ino(), ".rec01.x.kZKy3M")).isNull();
+        assertThat(t.peek(dir.ino(), "rec01.x")).isSameAs(temp);
+        assertThat(t.find("/msg01/rec01.x")).isSameAs(temp);
+        assertThat(t.find("/")).isSameAs(t.root());
+
+        t.unlink(dir.ino(), "rec01.x");
+        assertThat(t.find("/msg01/rec01.x")).isNull();
+        assertThat(t.get(temp.ino())).as("alive until the kernel forgets it").isSameAs(temp);
+        InodeTable.Node again = t.lookup(dir, "rec01.x");
+        assertThat(again.ino()).as("a new file of the same name: a new inode").isNotEqualTo(temp.ino());
+        assertThat(t.forget(temp.ino(), 1)).isTrue();
+        assertThat(t.peek(dir.ino(), "rec01.x")).as("forgetting the old inode keeps the new one's name").isSameAs(again);
+    }
 }

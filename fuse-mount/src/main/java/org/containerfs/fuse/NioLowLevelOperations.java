@@ -711,7 +711,14 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             StagedFile s = staging.create(childPath(dir, name));
             long fh = register(s);
             InodeTable.Node n = inodes.lookup(dir, name);
-            r.created(attributes(n.ino(), new StagedAttributes(s)), n.generation(), entryTimeout, 0, fh);
+            if (r.created(attributes(n.ino(), new StagedAttributes(s)), n.generation(), entryTimeout, 0, fh)
+                    == -Errno.ENOENT) {
+                // the open was interrupted: the kernel holds neither the handle nor the lookup (as libfuse's
+                // high-level API, the file is released: a file closed without a write)
+                handles.remove(fh);
+                staging.release(s);
+                inodes.forget(n.ino(), 1);
+            }
         });
     }
 

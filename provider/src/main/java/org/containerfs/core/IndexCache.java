@@ -211,6 +211,49 @@ final class IndexCache {
         }
     }
 
+    /**
+     * The provider of the one format whose entry was made for exactly {@code input}'s identity (only {@code requested}'s
+     * when given), so that the open can skip reading the head to detect the format; null when the cache is off, no
+     * entry or more than one matches, the input is empty, or its identity is unknown. The entry's identity includes
+     * the store's version (an S3 ETag): a changed object has another and is detected and scanned as usual. An input
+     * with an entry of the gzip layer for that identity is compressed: its format entry describes the inflated
+     * bytes, and detection goes through the decompression layer (null).
+     */
+    static ContainerFileSystemProvider formatOfEntry(FormatOptions options, org.containerfs.storage.ContainerInput input,
+            String requested) {
+        IndexCache cache = of(options);
+        if (cache == null) {
+            return null;
+        }
+        InputIdentity identity;
+        try {
+            identity = input.identity();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (identity.size() == 0) {
+            return null;
+        }
+        ContainerFileSystemProvider found = null;
+        for (ContainerFileSystemProvider p : ContainerFileSystems.providers()) {
+            if (requested != null && !p.getScheme().equalsIgnoreCase(requested)) {
+                continue;
+            }
+            String format = p.format().name();
+            Entry entry = read(cache.entryFile(format, identity.uri()), format, identity.uri()); // null if none
+            if (entry != null && entry.identity.equals(identity)) {
+                if (found != null) {
+                    return null; // two formats claim these bytes: detection decides
+                }
+                found = p;
+            }
+        }
+        if (found != null && cache.loadLayer(Decompression.KIND, identity) != null) {
+            return null;
+        }
+        return found;
+    }
+
     private Container openThrough(ContainerFormat format, ContainerSource source, Observer observer) throws IOException {
         Observed before;
         try {

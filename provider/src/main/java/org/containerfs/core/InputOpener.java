@@ -14,7 +14,8 @@ import org.containerfs.storage.gzip.GzipInput;
 
 /**
  * Opens a container read through a {@link ContainerInput}: reads its head once, picks the format
- * whose probe claims it (or env {@code format}), and hands that same channel to the format.
+ * whose probe claims it (or env {@code format}), and hands that same channel to the format. A remote
+ * input whose exact identity has a persisted index entry skips the head: the entry names the format.
  */
 final class InputOpener {
     private InputOpener() {}
@@ -28,6 +29,13 @@ final class InputOpener {
             // the one cache layer of this read path; local inputs are read directly
             input = BlockCachedInput.cacheIfRemote(given, BlockCacheSettings.of(options));
             channel = ContainerChannel.readOnly(input);
+            // a remote container whose identity (an S3 listing's ETag and size) has an index cache entry: the head
+            // is not fetched for detection, the entry names the format (and the open sends no request at all)
+            ContainerFileSystemProvider fromEntry = given.remote()
+                    ? IndexCache.formatOfEntry(options, given, options.getString("format", null)) : null;
+            if (fromEntry != null) {
+                return openWith(fromEntry, input, channel, options, null, null);
+            }
             ByteBuffer head = ByteBuffer.allocate(ContainerFormat.PROBE_BYTES);
             if (input instanceof BlockCachedInput cached) {
                 cached.readHead(head);

@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * read has taken the last of them (the core's block cache keeps what it needs); {@code s3.openReadBytes=0}
  * opens with a HEAD instead. After that, one exact ranged GET ({@code Range: bytes=a-b}) per read, each with
  * {@code If-Match} on the ETag seen at open, so that a replaced object is an error instead of a mix of two
- * versions. Caching and coalescing are the core's block cache's job ({@link #remote()} is true); this class
+ * versions. An object a tree's listing described ({@code S3TreeSource}) is opened without a request, from the
+ * listing's size and ETag: its first read is its first GET. Caching and coalescing are the core's block cache's job ({@link #remote()} is true); this class
  * moves exactly the bytes asked for.
  *
  * <p>Thread-safe: the SDK client is, and a read keeps no state between calls but dropping the open's bytes.
@@ -114,6 +115,22 @@ public final class S3ContainerInput implements ContainerInput {
      */
     static S3ContainerInput empty(S3Client client, S3Location location, int openRead, FileTime lastModified) {
         return new S3ContainerInput(new SharedClient(client, false), location, openRead, 0, null,
+                lastModified == null ? null : lastModified.toInstant(), null);
+    }
+
+    /**
+     * An object as a listing described it (size, ETag, Last-Modified), without a request. Its identity is the
+     * listing's, so that a persisted index made for that ETag serves the open with nothing fetched; its first read
+     * is a ranged GET like any other, with {@code If-Match} on the listed ETag, so that an object replaced since it
+     * was listed fails (412, "replaced since it was opened") instead of being read against another version's index.
+     * Its siblings open through {@code client}, which stays open.
+     */
+    static S3ContainerInput listed(S3Client client, S3Location location, int openRead, long size, String etag,
+            FileTime lastModified) {
+        if (size <= 0 || etag == null || etag.isEmpty()) {
+            throw new IllegalArgumentException("a listed object needs a size and an ETag: " + location);
+        }
+        return new S3ContainerInput(new SharedClient(client, false), location, openRead, size, etag,
                 lastModified == null ? null : lastModified.toInstant(), null);
     }
 

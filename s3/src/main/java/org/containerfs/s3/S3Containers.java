@@ -44,12 +44,22 @@ public final class S3Containers {
      * env: the tree's keys ({@code cacheContainers}, {@code cacheBytes}, {@code containerNames}), {@link S3Settings}'
      * {@code s3.*} keys and {@code s3.listCacheEntries} ({@link S3TreeSource}), and every other key for each
      * container's open. Writable opens are refused before any request.
+     *
+     * <p>The persisted index cache keeps every container's index here, however small ({@code indexCacheMinSize}
+     * defaults to 0 instead of 1 MiB): over S3 even a small container's scan costs a GET, and with an entry made
+     * for the ETag the listing shows, a container opens with no request at all (its records' bytes are fetched
+     * when they are read).
      */
     public static org.containerfs.ensemble.EnsembleFileSystem openTree(URI s3Prefix, Map<String, ?> env)
             throws IOException {
         refuseWrites(s3Prefix.toString(), env);
-        return ContainerFileSystems.openTree(S3TreeSource.open(s3Prefix, env), env);
+        Map<String, Object> treeEnv = new HashMap<>(env);
+        treeEnv.putIfAbsent(INDEX_CACHE_MIN_SIZE, 0);
+        return ContainerFileSystems.openTree(S3TreeSource.open(s3Prefix, treeEnv), treeEnv);
     }
+
+    /** The core's env key of the smallest container whose index is persisted. */
+    private static final String INDEX_CACHE_MIN_SIZE = "indexCacheMinSize";
 
     /**
      * Opens a container given as a Path of the {@code aws-java-nio-spi-for-s3} provider ({@code s3://}

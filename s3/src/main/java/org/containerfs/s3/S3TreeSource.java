@@ -33,12 +33,17 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * An S3 prefix ({@code s3://bucket/run/}) as the files of a tree of containers: "/" in keys makes directories,
  * as the S3 console and {@code aws s3 ls} show them. A directory is listed with ListObjectsV2 and delimiter "/",
  * one page (up to 1,000 names) at a time as the listing is iterated; a file's bytes are read through
- * {@link S3ContainerInput} (one GET opens it: its first bytes, size and ETag).
+ * {@link S3ContainerInput}. A listed object is opened without a request, from the size and ETag its listing gave
+ * (so a container whose persisted index was made for that ETag opens with no request at all, and an object
+ * replaced since is listed with another ETag and scanned again); every read of it is a ranged GET with
+ * {@code If-Match} on that ETag, so that an object replaced after the listing fails to read rather than being read
+ * against an index of its former bytes. An object not in a kept listing is opened with one GET (its first bytes,
+ * size and ETag).
  *
- * <p>What a listing says of each name (directory or object, size, Last-Modified) is kept per directory, so
- * that the attributes of a listed name cost no request: {@code ls -l} after a listing, and every step of a path
- * through listed directories. At most {@code s3.listCacheEntries} names are kept (default 100,000, about 150
- * bytes each), least recently listed directories first out. A name missing from the kept listing is looked up
+ * <p>What a listing says of each name (directory or object, size, Last-Modified, ETag) is kept per directory,
+ * so that the attributes of a listed name cost no request: {@code ls -l} after a listing, and every step of a
+ * path through listed directories. At most {@code s3.listCacheEntries} names are kept (default 100,000, about
+ * 200 bytes each), least recently listed directories first out. A name missing from the kept listing is looked up
  * with one LIST of its own (an object added since shows up); a kept name whose object was deleted since fails
  * when it is opened. Every listing of a directory is a fresh LIST and replaces what was kept of it. Directories
  * have no times in S3: they show the time the source was opened.
@@ -62,7 +67,7 @@ public final class S3TreeSource implements TreeSource {
     private final FileTime opened = FileTime.fromMillis(System.currentTimeMillis());
     private final AtomicLong listRequests = new AtomicLong();
     /** Directory key prefix to its last complete listing; access-ordered. Guarded by itself. */
-    private final LinkedHashMap<String, Map<String, BasicAttributes>> kept = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, Map<String, Listed>> kept = new LinkedHashMap<>(16, 0.75f, true);
     private long keptEntries;
 
     private S3TreeSource(S3Client client, boolean ownsClient, String bucket, String prefix, int openRead, int maxKept) {
@@ -217,10 +222,10 @@ public final class S3TreeSource implements TreeSource {
         String dir = dirKey(path.subList(0, path.size() - 1));
         String name = path.get(path.size() - 1);
         synchronized (kept) {
-            Map<String, BasicAttributes> listing = kept.get(dir);
-            BasicAttributes a = listing == null ? null : listing.get(name);
+            Map<String, Listed> listing = kept.get(dir);
+            Listed a = listing == null ? null : listing.get(name);
             if (a != null) {
-                return a;
+                return a.attributes();
             }
         }
         return lookUp(dir, name);
@@ -229,20 +234,20 @@ public final class S3TreeSource implements TreeSource {
     /** One name by a LIST of the keys that start with it: the object of that key, or a directory below it. */
     private BasicAttributes lookUp(String dir, String name) throws IOException {
         String key = dir + name;
-        BasicAttributes file = null;
+        Listed file = null;
         String token = null;
         do {
             ListObjectsV2Response page = listPage(key, token, pageKeys);
             for (CommonPrefix p : page.commonPrefixes()) {
                 if (p.prefix().equals(key + "/")) {
                     BasicAttributes directory = directoryAttributes(opened); // a directory wins over an object of that name
-                    keepPage(dir, Map.of(name, directory));
+                    keepPage(dir, Map.of(name, new Listed(directory, null)));
                     return directory;
                 }
             }
             for (S3Object o : page.contents()) {
                 if (o.key().equals(key)) {
-                    file = attributesOf(o);
+                    file = listed(o);
                 }
             }
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
@@ -251,7 +256,7 @@ public final class S3TreeSource implements TreeSource {
             throw new NoSuchFileException(location(key).toString());
         }
         keepPage(dir, Map.of(name, file)); // the next question about it costs nothing
-        return file;
+        return file.attributes();
     }
 
     @Override
@@ -273,7 +278,7 @@ public final class S3TreeSource implements TreeSource {
     private final class Listing implements DirectoryStream<String> {
         private final String key;
         private ListObjectsV2Response page;
-        private final Map<String, BasicAttributes> seen = new HashMap<>();
+        private final Map<String, Listed> seen = new HashMap<>();
         private boolean iterated;
         private volatile boolean closed;
 
@@ -322,7 +327,7 @@ public final class S3TreeSource implements TreeSource {
                     pageTaken = true;
                     names.clear();
                     at = 0;
-                    Map<String, BasicAttributes> thisPage = new HashMap<>();
+                    Map<String, Listed> thisPage = new HashMap<>();
                     // both lists are in key order; merged so that the names come out sorted
                     List<S3Object> objects = page.contents();
                     List<CommonPrefix> dirs = page.commonPrefixes();
@@ -333,25 +338,25 @@ public final class S3TreeSource implements TreeSource {
                                 || (i < objects.size() && objects.get(i).key().compareTo(dirs.get(j).prefix()) < 0);
                         if (takeObject) {
                             S3Object o = objects.get(i++);
-                            add(o.key().substring(key.length()), attributesOf(o), thisPage);
+                            add(o.key().substring(key.length()), listed(o), thisPage);
                         } else {
                             String p = dirs.get(j++).prefix();
-                            add(p.substring(key.length(), p.length() - 1), directoryAttributes(opened), thisPage);
+                            add(p.substring(key.length(), p.length() - 1), new Listed(directoryAttributes(opened), null), thisPage);
                         }
                     }
                     // a walk asks each name's attributes as it comes, before the listing is complete: kept at once
                     keepPage(key, thisPage);
                 }
 
-                private void add(String name, BasicAttributes a, Map<String, BasicAttributes> thisPage) {
+                private void add(String name, Listed a, Map<String, Listed> thisPage) {
                     if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
                         return; // the directory's own marker object, or a key no tree can name
                     }
-                    BasicAttributes before = seen.putIfAbsent(name, a);
+                    Listed before = seen.putIfAbsent(name, a);
                     if (before == null) {
                         names.add(name);
                         thisPage.put(name, a);
-                    } else if (a.isDirectory()) {
+                    } else if (a.attributes().isDirectory()) {
                         seen.put(name, a); // an object and a directory of the same name: the directory wins
                         thisPage.put(name, a);
                     }
@@ -377,9 +382,9 @@ public final class S3TreeSource implements TreeSource {
      * Keeps a complete listing in place of what was kept of the directory (names deleted since go), dropping the
      * least recently used directories beyond the bound on names.
      */
-    private void keep(String dir, Map<String, BasicAttributes> listing) {
+    private void keep(String dir, Map<String, Listed> listing) {
         synchronized (kept) {
-            Map<String, BasicAttributes> before = kept.remove(dir);
+            Map<String, Listed> before = kept.remove(dir);
             keptEntries -= before == null ? 0 : before.size();
             if (listing.size() <= maxKept) {
                 kept.put(dir, new HashMap<>(listing));
@@ -390,9 +395,9 @@ public final class S3TreeSource implements TreeSource {
     }
 
     /** Adds one page of a listing under way to what is kept of the directory. */
-    private void keepPage(String dir, Map<String, BasicAttributes> page) {
+    private void keepPage(String dir, Map<String, Listed> page) {
         synchronized (kept) {
-            Map<String, BasicAttributes> listing = kept.computeIfAbsent(dir, d -> new HashMap<>());
+            Map<String, Listed> listing = kept.computeIfAbsent(dir, d -> new HashMap<>());
             int before = listing.size();
             listing.putAll(page);
             keptEntries += listing.size() - before;
@@ -406,9 +411,9 @@ public final class S3TreeSource implements TreeSource {
 
     /** Drops the least recently used directories (never {@code dir}) while more than the bound are kept. Under the lock. */
     private void trim(String dir) {
-        Iterator<Map.Entry<String, Map<String, BasicAttributes>>> it = kept.entrySet().iterator();
+        Iterator<Map.Entry<String, Map<String, Listed>>> it = kept.entrySet().iterator();
         while (keptEntries > maxKept && it.hasNext()) {
-            Map.Entry<String, Map<String, BasicAttributes>> e = it.next();
+            Map.Entry<String, Map<String, Listed>> e = it.next();
             if (!e.getKey().equals(dir)) {
                 keptEntries -= e.getValue().size();
                 it.remove();
@@ -431,14 +436,20 @@ public final class S3TreeSource implements TreeSource {
         }
         String dir = dirKey(file.subList(0, file.size() - 1));
         String key = dir + file.get(file.size() - 1);
-        BasicAttributes listed;
+        Listed listed;
         synchronized (kept) {
-            Map<String, BasicAttributes> listing = kept.get(dir);
+            Map<String, Listed> listing = kept.get(dir);
             listed = listing == null ? null : listing.get(file.get(file.size() - 1));
         }
-        if (listed != null && listed.isRegularFile() && listed.size() == 0) {
+        BasicAttributes a = listed == null ? null : listed.attributes();
+        if (a != null && a.isRegularFile() && a.size() == 0) {
             // an empty object has no byte to GET (a ranged GET is refused with 416): nothing to ask
-            return S3ContainerInput.empty(client, new S3Location(bucket, key), openRead, listed.lastModifiedTime());
+            return S3ContainerInput.empty(client, new S3Location(bucket, key), openRead, a.lastModifiedTime());
+        }
+        if (a != null && a.isRegularFile() && listed.etag() != null && !listed.etag().isEmpty()) {
+            // size and ETag as listed: no request now; the first read is a GET with If-Match on that ETag
+            return S3ContainerInput.listed(client, new S3Location(bucket, key), openRead, a.size(), listed.etag(),
+                    a.lastModifiedTime());
         }
         return S3ContainerInput.open(client, new S3Location(bucket, key), openRead);
     }
@@ -455,11 +466,14 @@ public final class S3TreeSource implements TreeSource {
         return uri.toString();
     }
 
-    /** What a listing says of an object: its size and Last-Modified. */
-    private static BasicAttributes attributesOf(S3Object o) {
-        return new BasicAttributes(false, o.size() == null ? 0 : o.size(),
-                o.lastModified() == null ? FileTime.fromMillis(0) : FileTime.from(o.lastModified()));
+    /** What a listing says of an object: its size and Last-Modified, and its ETag. */
+    private static Listed listed(S3Object o) {
+        return new Listed(new BasicAttributes(false, o.size() == null ? 0 : o.size(),
+                o.lastModified() == null ? FileTime.fromMillis(0) : FileTime.from(o.lastModified())), o.eTag());
     }
+
+    /** One listed name: its attributes, and for an object the ETag the listing gave (null for a directory). */
+    private record Listed(BasicAttributes attributes, String etag) {}
 
     /** A "directory" of the listing: it carries the source's open time. */
     private static BasicAttributes directoryAttributes(FileTime time) {

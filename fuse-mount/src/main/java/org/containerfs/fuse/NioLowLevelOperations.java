@@ -26,6 +26,7 @@ import org.containerfs.fuse.lowlevel.InodeTable;
 import org.containerfs.fuse.lowlevel.Invalidation;
 import org.containerfs.fuse.lowlevel.LowLevelOperations;
 import org.containerfs.fuse.lowlevel.Request;
+import org.containerfs.fuse.lowlevel.StorageFiles;
 
 /**
  * A read-only {@link java.nio.file.FileSystem} served through the low-level API: requests name
@@ -68,6 +69,23 @@ public final class NioLowLevelOperations implements LowLevelOperations {
 
     private record ReadHandle(SeekableByteChannel channel) {}
 
+    /**
+     * An open file whose bytes are {@code [offset, offset + length)} of a storage file
+     * ({@link org.containerfs.core.ContainerFileSystems#storedRange}): reads are answered from its descriptor.
+     */
+    private record SplicedHandle(StorageFiles.Descriptor storage, long offset, long length) {}
+
+    /**
+     * Whether reads of a file stored as one range of a local file are answered from that file's descriptor
+     * (default); {@code -Dcontainerfs.fuse.splice=false} sends every read through a buffer, for comparison.
+     */
+    private static final boolean SPLICE = !"false".equals(System.getProperty("containerfs.fuse.splice"));
+
+    /** Descriptors of the storage files of open {@link SplicedHandle}s, one per file. */
+    private final StorageFiles storageFiles = new StorageFiles();
+    private final java.util.concurrent.atomic.LongAdder splicedReads = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder splicedOpens = new java.util.concurrent.atomic.LongAdder();
+
     /** An open directory: its entries, listed at opendir and served by offset; listed again at a rewind. */
     private static final class DirHandle {
         volatile List<Map.Entry<String, BasicFileAttributes>> entries;
@@ -107,6 +125,24 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     /** Inodes the kernel currently knows (the root included): what {@code forget} frees. */
     public int knownInodes() {
         return inodes.size();
+    }
+
+    /**
+     * Reads answered with a range of a storage file's descriptor ({@code fuse_reply_data}) rather than
+     * through a buffer filled by NIO; a read at or past the end (an empty reply) is not counted.
+     */
+    public long splicedReads() {
+        return splicedReads.sum();
+    }
+
+    /** Opens of files whose reads go to a storage file's descriptor. */
+    public long splicedOpens() {
+        return splicedOpens.sum();
+    }
+
+    /** Storage file descriptors open now (one per file, shared by its open files). */
+    public int openStorageFiles() {
+        return storageFiles.openCount();
     }
 
     /** Open file and directory handles. */
@@ -368,11 +404,43 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 r.error(Errno.EISDIR);
                 return;
             }
+            SplicedHandle spliced = SPLICE ? spliced(p) : null;
+            if (spliced != null) {
+                long fh = nextHandle.getAndIncrement();
+                handles.put(fh, spliced);
+                splicedOpens.increment();
+                r.opened(fh, cacheContents, false);
+                return;
+            }
             SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.READ);
             long fh = nextHandle.getAndIncrement();
             handles.put(fh, new ReadHandle(ch));
             r.opened(fh, cacheContents, false);
         });
+    }
+
+    /**
+     * The handle of a file stored as one range of a local file, with that file's descriptor; null (reads
+     * go through NIO) for any other file, or where the descriptor cannot be had (then NIO says why, if
+     * it fails too).
+     */
+    private SplicedHandle spliced(Path p) {
+        java.util.Optional<org.containerfs.core.StoredRange> range;
+        try {
+            range = org.containerfs.core.ContainerFileSystems.storedRange(p);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (range.isEmpty()) {
+            return null;
+        }
+        try {
+            StorageFiles.Descriptor d = storageFiles.acquire(range.get().file());
+            return new SplicedHandle(d, range.get().offset(), range.get().length());
+        } catch (IOException e) {
+            log.info("reads of " + p + " go through buffers: " + e.getMessage());
+            return null;
+        }
     }
 
     /**
@@ -382,7 +450,18 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void read(Request r, long ino, long size, long offset) {
         guard(r, "read", ino, () -> {
-            if (!(handles.get(r.fileHandle()) instanceof ReadHandle h)) {
+            Object handle = handles.get(r.fileHandle());
+            if (handle instanceof SplicedHandle s) {
+                long n = splicedBytes(s.length(), offset, size);
+                if (n == 0) {
+                    r.bytes(new byte[0]); // at or past the end: no bytes
+                    return;
+                }
+                splicedReads.increment();
+                r.data(s.storage().fd(), s.offset() + offset, n);
+                return;
+            }
+            if (!(handle instanceof ReadHandle h)) {
                 r.error(Errno.EBADF);
                 return;
             }
@@ -395,6 +474,14 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
             r.data(buf);
         });
+    }
+
+    /**
+     * How many bytes a read of {@code size} at {@code offset} gets of a file of {@code length} bytes: all of
+     * them inside the file, up to its end across it, none at or past the end.
+     */
+    static long splicedBytes(long length, long offset, long size) {
+        return offset < 0 || size <= 0 || offset >= length ? 0 : Math.min(size, length - offset);
     }
 
     private static int readAt(SeekableByteChannel ch, ByteBuffer dst, long position) throws IOException {
@@ -410,8 +497,11 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void release(Request r, long ino) {
         guard(r, "release", ino, () -> {
-            if (handles.remove(r.fileHandle()) instanceof ReadHandle h) {
+            Object handle = handles.remove(r.fileHandle());
+            if (handle instanceof ReadHandle h) {
                 h.channel().close();
+            } else if (handle instanceof SplicedHandle s) {
+                storageFiles.release(s.storage());
             }
             r.error(0);
         });
@@ -484,5 +574,6 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
         }
         handles.clear();
+        storageFiles.closeAll();
     }
 }

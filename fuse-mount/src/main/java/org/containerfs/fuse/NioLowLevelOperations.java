@@ -164,7 +164,26 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         if (maxRead > 0) {
             c.maxRead(maxRead);
         }
+        if (SPLICE && (c.want() & Connection.CAP_SPLICE_WRITE) != 0) {
+            // requests no bigger than a pipe can carry: libfuse splices a bigger read reply not at all
+            int limit = Connection.splicedReplyLimit(pipeMaxSize());
+            if (c.maxWrite() > limit) {
+                c.maxWrite(limit);
+            }
+            log.info("reads of files stored as one range of a local file: spliced from its descriptor, requests of at most "
+                    + c.maxWrite() / 1024 + " KiB");
+        }
         log.info("FUSE session started (low-level engine, protocol " + c.protocolMajor() + "." + c.protocolMinor() + ")");
+    }
+
+    /** {@code /proc/sys/fs/pipe-max-size}: how big an unprivileged pipe may grow (1 MiB if unreadable). */
+    private static long pipeMaxSize() {
+        try {
+            // not Files.readString: for this file of size 0 it gave "1" (JDK 25)
+            return Long.parseLong(Files.readAllLines(Path.of("/proc/sys/fs/pipe-max-size")).get(0).trim());
+        } catch (IOException | NumberFormatException | IndexOutOfBoundsException e) {
+            return 1 << 20;
+        }
     }
 
     // ---- plumbing ----------------------------------------------------------------------------

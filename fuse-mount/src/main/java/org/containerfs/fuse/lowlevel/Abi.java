@@ -27,6 +27,7 @@ final class Abi {
     // struct fuse_conn_info: nine unsigned ints then reserved space
     static final long CONN_PROTO_MAJOR = 0;
     static final long CONN_PROTO_MINOR = 4;
+    static final long CONN_MAX_WRITE = 8;
     static final long CONN_MAX_READ = 12;
     static final long CONN_CAPABLE = 20;
     static final long CONN_WANT = 24;

@@ -42,6 +42,35 @@ public final class Connection {
         conn.set(Abi.INT, Abi.CONN_WANT, bits & capable());
     }
 
+    /** The largest write the kernel may send; libfuse also makes it the largest request of any kind (max_pages). */
+    public int maxWrite() {
+        return conn.get(Abi.INT, Abi.CONN_MAX_WRITE);
+    }
+
+    /**
+     * Sets the largest write, from which libfuse derives {@code max_pages}, the most pages the kernel puts in
+     * one request: reads included.
+     */
+    public void maxWrite(int bytes) {
+        conn.set(Abi.INT, Abi.CONN_MAX_WRITE, bytes);
+    }
+
+    /**
+     * The largest read reply libfuse can splice: it sends a reply through a pipe only when the pipe holds the
+     * reply and three pages more ({@code fuse_send_data_iov}), and a pipe grows to at most
+     * {@code pipeMaxSize} bytes ({@code /proc/sys/fs/pipe-max-size}, 1 MiB by default, without
+     * CAP_SYS_RESOURCE). A bigger reply falls back to a buffer libfuse allocates per request. The answer: the
+     * most pages, a power of two (so a read-ahead window of a power of two splits evenly), that fit.
+     */
+    public static int splicedReplyLimit(long pipeMaxSize) {
+        long page = 4096;
+        long pages = 1;
+        while ((pages * 2 + 3) * page + 16 <= pipeMaxSize) {
+            pages *= 2;
+        }
+        return (int) (pages * page);
+    }
+
     /** libfuse 3.14 refuses a {@code -o max_read} that init does not repeat. */
     public void maxRead(int bytes) {
         conn.set(Abi.INT, Abi.CONN_MAX_READ, bytes);

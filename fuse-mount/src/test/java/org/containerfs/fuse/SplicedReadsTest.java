@@ -121,6 +121,14 @@ class SplicedReadsTest {
         assertThat(NioLowLevelOperations.splicedBytes(Long.MAX_VALUE, Long.MAX_VALUE - 5, 4096)).isEqualTo(5);
     }
 
+    @Test
+    void requestsFitTheLargestPipeWithLibfusesMargin() {
+        // libfuse splices a reply of n bytes if the pipe holds 16 + n + 3 pages
+        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(1 << 20)).isEqualTo(512 * 1024);
+        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(2 << 20)).isEqualTo(1024 * 1024);
+        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(64 * 1024)).isEqualTo(32 * 1024);
+    }
+
     /** Positional reads through the mount: inside, spanning the end, at it and past it. */
     private static void readsAcrossAndPastTheEnd(Path file, byte[] expected) throws Exception {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {

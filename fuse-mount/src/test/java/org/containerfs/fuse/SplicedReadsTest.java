@@ -124,9 +124,11 @@ class SplicedReadsTest {
     @Test
     void requestsFitTheLargestPipeWithLibfusesMargin() {
         // libfuse splices a reply of n bytes if the pipe holds 16 + n + 3 pages
-        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(1 << 20)).isEqualTo(512 * 1024);
-        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(2 << 20)).isEqualTo(1024 * 1024);
-        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(64 * 1024)).isEqualTo(32 * 1024);
+        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(1 << 20)).isEqualTo(252 * 4096);
+        assertThat(252 * 4096 + 16 + 3 * 4096).isLessThanOrEqualTo(1 << 20);
+        assertThat(253 * 4096 + 16 + 3 * 4096).isGreaterThan(1 << 20);
+        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(2 << 20)).isEqualTo(508 * 4096);
+        assertThat(org.containerfs.fuse.lowlevel.Connection.splicedReplyLimit(64 * 1024)).isEqualTo(12 * 4096);
     }
 
     /** Positional reads through the mount: inside, spanning the end, at it and past it. */

@@ -27,6 +27,7 @@ import org.containerfs.fuse.lowlevel.InodeTable;
 import org.containerfs.fuse.lowlevel.Invalidation;
 import org.containerfs.fuse.lowlevel.LowLevelOperations;
 import org.containerfs.fuse.lowlevel.Request;
+import org.containerfs.fuse.lowlevel.StorageFiles;
 
 /**
  * A {@link java.nio.file.FileSystem} served through the low-level API: requests name inodes, which
@@ -76,6 +77,23 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     private volatile Invalidation invalidation;
 
     private record ReadHandle(SeekableByteChannel channel) {}
+
+    /**
+     * An open file whose bytes are {@code [offset, offset + length)} of a storage file
+     * ({@link org.containerfs.core.ContainerFileSystems#storedRange}): reads are answered from its descriptor.
+     */
+    private record SplicedHandle(StorageFiles.Descriptor storage, long offset, long length) {}
+
+    /**
+     * Whether reads of a file stored as one range of a local file are answered from that file's descriptor
+     * (default); {@code -Dcontainerfs.fuse.splice=false} sends every read through a buffer, for comparison.
+     */
+    private static final boolean SPLICE = !"false".equals(System.getProperty("containerfs.fuse.splice"));
+
+    /** Descriptors of the storage files of open {@link SplicedHandle}s, one per file. */
+    private final StorageFiles storageFiles = new StorageFiles();
+    private final java.util.concurrent.atomic.LongAdder splicedReads = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder splicedOpens = new java.util.concurrent.atomic.LongAdder();
 
     /** An open directory: its entries, listed at opendir and served by offset; listed again at a rewind. */
     private static final class DirHandle {
@@ -180,6 +198,24 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         return inodes.size();
     }
 
+    /**
+     * Reads answered with a range of a storage file's descriptor ({@code fuse_reply_data}) rather than
+     * through a buffer filled by NIO; a read at or past the end (an empty reply) is not counted.
+     */
+    public long splicedReads() {
+        return splicedReads.sum();
+    }
+
+    /** Opens of files whose reads go to a storage file's descriptor. */
+    public long splicedOpens() {
+        return splicedOpens.sum();
+    }
+
+    /** Storage file descriptors open now (one per file, shared by its open files). */
+    public int openStorageFiles() {
+        return storageFiles.openCount();
+    }
+
     /** Open file and directory handles. */
     public int openHandles() {
         return handles.size();
@@ -199,7 +235,26 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         if (maxRead > 0) {
             c.maxRead(maxRead);
         }
+        if (SPLICE && (c.want() & Connection.CAP_SPLICE_WRITE) != 0) {
+            // requests no bigger than a pipe can carry: libfuse splices a bigger read reply not at all
+            int limit = Connection.splicedReplyLimit(pipeMaxSize());
+            if (c.maxWrite() > limit) {
+                c.maxWrite(limit);
+            }
+            log.info("reads of files stored as one range of a local file: spliced from its descriptor, requests of at most "
+                    + c.maxWrite() / 1024 + " KiB");
+        }
         log.info("FUSE session started (low-level engine, protocol " + c.protocolMajor() + "." + c.protocolMinor() + ")");
+    }
+
+    /** {@code /proc/sys/fs/pipe-max-size}: how big an unprivileged pipe may grow (1 MiB if unreadable). */
+    private static long pipeMaxSize() {
+        try {
+            // not Files.readString: for this file of size 0 it gave "1" (JDK 25)
+            return Long.parseLong(Files.readAllLines(Path.of("/proc/sys/fs/pipe-max-size")).get(0).trim());
+        } catch (IOException | NumberFormatException | IndexOutOfBoundsException e) {
+            return 1 << 20;
+        }
     }
 
     // ---- plumbing ----------------------------------------------------------------------------
@@ -536,11 +591,43 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 r.error(Errno.EISDIR);
                 return;
             }
+            SplicedHandle spliced = SPLICE ? spliced(p) : null;
+            if (spliced != null) {
+                long fh = nextHandle.getAndIncrement();
+                handles.put(fh, spliced);
+                splicedOpens.increment();
+                r.opened(fh, cacheContents, false);
+                return;
+            }
             SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.READ);
             long fh = nextHandle.getAndIncrement();
             handles.put(fh, new ReadHandle(ch));
             r.opened(fh, cacheContents, false);
         });
+    }
+
+    /**
+     * The handle of a file stored as one range of a local file, with that file's descriptor; null (reads
+     * go through NIO) for any other file, or where the descriptor cannot be had (then NIO says why, if
+     * it fails too).
+     */
+    private SplicedHandle spliced(Path p) {
+        java.util.Optional<org.containerfs.core.StoredRange> range;
+        try {
+            range = org.containerfs.core.ContainerFileSystems.storedRange(p);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (range.isEmpty()) {
+            return null;
+        }
+        try {
+            StorageFiles.Descriptor d = storageFiles.acquire(range.get().file());
+            return new SplicedHandle(d, range.get().offset(), range.get().length());
+        } catch (IOException e) {
+            log.info("reads of " + p + " go through buffers: " + e.getMessage());
+            return null;
+        }
     }
 
     /**
@@ -550,7 +637,18 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void read(Request r, long ino, long size, long offset) {
         guard(r, "read", ino, () -> {
-            if (!(handles.get(r.fileHandle()) instanceof ReadHandle h)) {
+            Object handle = handles.get(r.fileHandle());
+            if (handle instanceof SplicedHandle s) {
+                long n = splicedBytes(s.length(), offset, size);
+                if (n == 0) {
+                    r.bytes(new byte[0]); // at or past the end: no bytes
+                    return;
+                }
+                splicedReads.increment();
+                r.data(s.storage().fd(), s.offset() + offset, n);
+                return;
+            }
+            if (!(handle instanceof ReadHandle h)) {
                 r.error(Errno.EBADF);
                 return;
             }
@@ -563,6 +661,14 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
             r.data(buf);
         });
+    }
+
+    /**
+     * How many bytes a read of {@code size} at {@code offset} gets of a file of {@code length} bytes: all of
+     * them inside the file, up to its end across it, none at or past the end.
+     */
+    static long splicedBytes(long length, long offset, long size) {
+        return offset < 0 || size <= 0 || offset >= length ? 0 : Math.min(size, length - offset);
     }
 
     private static int readAt(SeekableByteChannel ch, ByteBuffer dst, long position) throws IOException {
@@ -581,6 +687,8 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             Object h = handles.remove(r.fileHandle());
             if (h instanceof ReadHandle rh) {
                 rh.channel().close();
+            } else if (h instanceof SplicedHandle s) {
+                storageFiles.release(s.storage());
             } else if (h != null) {
                 staging.release(h); // a new file's commit (or its drop), a directly written file's close
             }
@@ -675,6 +783,7 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
         }
         handles.clear();
+        storageFiles.closeAll();
     }
 
     // ---- writes (a writable mount only; Staging decides, as for the high-level engine) -------------

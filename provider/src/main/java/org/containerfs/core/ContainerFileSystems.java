@@ -140,6 +140,40 @@ public final class ContainerFileSystems {
     }
 
     /**
+     * Where the bytes of the file at {@code path} are stored, if they are exactly one contiguous range of a
+     * file on the default file system: then a reader may read {@code [offset, offset + length)} of that file
+     * itself (a FUSE mount splices it to the kernel, a tool maps or copies it) and gets the same bytes as
+     * {@code Files.newByteChannel(path)}. Present only when all of these hold:
+     * <ul>
+     * <li>{@code path} is a file of a container file system (or of a tree of {@link #openTree}, inside a
+     * container), and that container was opened from a Path of the default file system: not from a
+     * {@link ContainerInput} (S3, HDFS), not decompressed from a {@code .gz}, not on another NIO file system;
+     * <li>its format stores the file's bytes verbatim and in one piece: a LIME record, a GSD chunk, an scda
+     * section's data or array element that is not encoded, a SIONlib task stream of one chunk, the value of a
+     * key of an uncompressed G3 file (whose frame's CRC-32C is good, unless the file system was opened with
+     * {@code verify=false});
+     * <li>the file is committed (not staged or uncommitted on a writable file system) and complete: the
+     * storage file holds the whole range now (a truncated record is absent).
+     * </ul>
+     * Otherwise (a directory, a decoded or assembled file, any other Path) the answer is empty, and the
+     * bytes are to be read through NIO. Committed data never changes while the container is open; if
+     * another process truncates or replaces the storage file meanwhile, reading the range gives what it
+     * holds then, whereas NIO reads report a {@link org.containerfs.spi.TruncatedDataException}.
+     *
+     * @throws java.nio.file.NoSuchFileException if nothing is at {@code path}
+     * @throws IOException if the container cannot be read
+     */
+    public static java.util.Optional<StoredRange> storedRange(Path path) throws IOException {
+        if (path instanceof ContainerPath p) {
+            return ReadOperations.storedRange(p);
+        }
+        if (path instanceof org.containerfs.ensemble.EnsemblePath p) {
+            return p.getFileSystem().storedRange(p);
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * A format attribute given when a file or directory is created, for {@code Files.newByteChannel},
      * {@code newOutputStream} or {@code createDirectory}: {@code attribute("gsd:type", "float32")},
      * {@code attribute("scda:encode", true)}. Each format page lists the attributes it takes.

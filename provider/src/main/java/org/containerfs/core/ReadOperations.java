@@ -25,6 +25,25 @@ final class ReadOperations {
         return new ContainerReadChannel(fs, fs.read(node::content), path.toString());
     }
 
+    /** See {@link ContainerFileSystems#storedRange}. */
+    static java.util.Optional<StoredRange> storedRange(ContainerPath path) throws IOException {
+        ContainerFileSystem fs = path.getFileSystem();
+        Node node = fs.lookup(path);
+        if (node.isDirectory()) {
+            return java.util.Optional.empty();
+        }
+        org.containerfs.spi.ByteRangeContent range = fs.read(() -> node.content().storedRange());
+        if (range == null) {
+            return java.util.Optional.empty();
+        }
+        Path file = range.channel().path();
+        if (file == null || file.getFileSystem() != java.nio.file.FileSystems.getDefault()
+                || range.offset() < 0 || range.size() < 0 || range.offset() > range.channel().size() - range.size()) {
+            return java.util.Optional.empty(); // read through an input, on another file system, or truncated
+        }
+        return java.util.Optional.of(new StoredRange(file.toAbsolutePath(), range.offset(), range.size()));
+    }
+
     static InputStream newInputStream(ContainerPath path, OpenOption... options) throws IOException {
         for (OpenOption o : options) {
             if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND) {

@@ -174,6 +174,23 @@ public final class EnsembleFileSystem extends FileSystem {
         return inContainer(where, inner -> inner.getFileSystem().provider().getScheme());
     }
 
+    /**
+     * {@link org.containerfs.core.ContainerFileSystems#storedRange} of a path of this tree: the answer of the
+     * container it lies in (which is opened through the bounded cache if it is not open); empty for a
+     * path outside every container (a plain file of the source, which may change at any time).
+     */
+    public java.util.Optional<org.containerfs.core.StoredRange> storedRange(Path path) throws IOException {
+        Location where = locate(treePath(path));
+        if (!where.inContainer() || where.inner().length == 0) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return inContainer(where, org.containerfs.core.ContainerFileSystems::storedRange);
+        } catch (ContainerCache.NotAContainerException plainAfterAll) {
+            return java.util.Optional.empty();
+        }
+    }
+
     private EnsemblePath treePath(Path path) {
         if (!(path instanceof EnsemblePath p) || p.getFileSystem() != this) {
             throw new java.nio.file.ProviderMismatchException("not a path of this tree: " + path);

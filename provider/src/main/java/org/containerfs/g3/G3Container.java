@@ -567,6 +567,17 @@ final class G3Container implements Container {
             requireGoodCrc(frame);
             return range.transferTo(position, count, target);
         }
+
+        /** The blob's range once its frame's CRC is good; none for a bad frame, whose reads fail. */
+        @Override
+        public ByteRangeContent storedRange() throws IOException {
+            try {
+                requireGoodCrc(frame);
+            } catch (ChecksumMismatchException bad) {
+                return null;
+            }
+            return range.storedRange();
+        }
     }
 
     /** A key file written into the staged frame: its value is in the file already, read from there. */

@@ -21,6 +21,6 @@ final class PlainData implements G3Data {
 
     @Override
     public Content range(long offset, long length, String label) {
-        return new ByteRangeContent(channel, offset, length, label);
+        return ByteRangeContent.stored(channel, offset, length, label);
     }
 }

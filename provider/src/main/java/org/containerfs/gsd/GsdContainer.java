@@ -582,9 +582,11 @@ final class GsdContainer implements Container {
 
         @Override
         public Content content() {
-            return new ByteRangeContent(source.channel(), location(), size(),
-                    "GSD chunk " + new String(leaf.item().name(), StandardCharsets.UTF_8) + " of frame "
-                            + (leaf.item().inherited() ? 0 : frame));
+            String label = "GSD chunk " + new String(leaf.item().name(), StandardCharsets.UTF_8) + " of frame "
+                    + (leaf.item().inherited() ? 0 : frame);
+            // a chunk of the staged frame is not committed yet: not a stored range
+            return stagedChunk ? new ByteRangeContent(source.channel(), location(), size(), label)
+                    : ByteRangeContent.stored(source.channel(), location(), size(), label);
         }
 
         @Override

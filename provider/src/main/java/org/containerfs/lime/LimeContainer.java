@@ -402,7 +402,7 @@ final class LimeContainer implements Container {
 
         @Override
         public Content content() {
-            return new ByteRangeContent(source.channel(), index.headerOffset(record) + LimeHeader.SIZE,
+            return ByteRangeContent.stored(source.channel(), index.headerOffset(record) + LimeHeader.SIZE,
                     index.length(record), "LIME record " + messageName(message) + "/" + name());
         }
 

@@ -212,7 +212,7 @@ final class ScdaContainer implements Container {
                 return new DecodedContent(source.channel(), index.rawDataOffset(r), index.rawE(r), index.uncompressed(l),
                         index.lenient, label(l));
             }
-            return new ByteRangeContent(source.channel(), index.rawDataOffset(r), index.rawDataLength(r), label(l));
+            return ByteRangeContent.stored(source.channel(), index.rawDataOffset(r), index.rawDataLength(r), label(l));
         }
 
         /** Element i: its offset within the data section's data, its stored length and its shown size. */
@@ -314,7 +314,7 @@ final class ScdaContainer implements Container {
             if (index.compressed(section.l)) {
                 return new DecodedContent(source.channel(), at, e[1], e[2], index.lenient, label);
             }
-            return new ByteRangeContent(source.channel(), at, e[1], label);
+            return ByteRangeContent.stored(source.channel(), at, e[1], label);
         }
 
         @Override

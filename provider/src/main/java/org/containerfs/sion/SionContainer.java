@@ -177,7 +177,7 @@ final class SionContainer implements Container {
     private ByteRangeContent chunk(int g, int b) {
         SionFile f = fileOf(g);
         int t = localOf(g);
-        return new ByteRangeContent(f.channel, f.offset(t, b), f.used(t, b),
+        return ByteRangeContent.stored(f.channel, f.offset(t, b), f.used(t, b),
                 "SION " + taskName(g) + " " + chunkName(b));
     }
 

@@ -6,19 +6,43 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * A file whose bytes are one range of a container file. Bytes past the container's end raise
- * {@link TruncatedDataException} naming {@code label} and the offset.
+ * {@link TruncatedDataException} naming {@code label} and the offset. Made with {@link #stored} for
+ * committed data, it also answers {@link #storedRange()} (itself); made with the constructor (staged
+ * data, a window a commit may still move), it does not.
  */
 public final class ByteRangeContent implements Content {
     private final ContainerChannel channel;
     private final long offset;
     private final long length;
     private final String label;
+    private final boolean stored;
 
     public ByteRangeContent(ContainerChannel channel, long offset, long length, String label) {
+        this(channel, offset, length, label, false);
+    }
+
+    private ByteRangeContent(ContainerChannel channel, long offset, long length, String label, boolean stored) {
         this.channel = channel;
         this.offset = offset;
         this.length = length;
         this.label = label;
+        this.stored = stored;
+    }
+
+    /**
+     * A range of committed data: bytes {@code [offset, offset + length)} of the file behind
+     * {@code channel} are this file's bytes as they are, and stay so while the container is open (no
+     * commit moves or rewrites them), so a reader may read them from the file directly
+     * ({@link #storedRange()}). For a staged or uncommitted file use the constructor.
+     */
+    public static ByteRangeContent stored(ContainerChannel channel, long offset, long length, String label) {
+        return new ByteRangeContent(channel, offset, length, label, true);
+    }
+
+    /** This range if it was made with {@link #stored}, else null. */
+    @Override
+    public ByteRangeContent storedRange() {
+        return stored ? this : null;
     }
 
     public ContainerChannel channel() {

@@ -34,12 +34,16 @@ public final class ContainerChannel implements Closeable {
     private final FileChannel fileChannel;
     private final SeekableByteChannel seekable;
     private final ContainerInput input;
+    /** The file opened, or null for a channel over a {@link ContainerInput}. */
+    private final Path path;
     private volatile boolean inputOpen = true;
     /** While set, told where each read ended (the core reports an opening scan's progress with it). */
     private volatile java.util.function.LongConsumer readObserver;
 
-    private ContainerChannel(String name, FileChannel fileChannel, SeekableByteChannel seekable, ContainerInput input) {
+    private ContainerChannel(String name, FileChannel fileChannel, SeekableByteChannel seekable, ContainerInput input,
+            Path path) {
         this.name = name;
+        this.path = path;
         this.fileChannel = fileChannel;
         this.seekable = seekable;
         this.input = input;
@@ -50,16 +54,26 @@ public final class ContainerChannel implements Closeable {
      * input, which must therefore be thread-safe, as {@link ContainerInput#read} promises.
      */
     public static ContainerChannel readOnly(ContainerInput input) {
-        return new ContainerChannel(input.uri().toString(), null, null, input);
+        return new ContainerChannel(input.uri().toString(), null, null, input, null);
     }
 
     public static ContainerChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
         String name = path.toString();
         try {
-            return new ContainerChannel(name, path.getFileSystem().provider().newFileChannel(path, options), null, null);
+            return new ContainerChannel(name, path.getFileSystem().provider().newFileChannel(path, options), null, null,
+                    path);
         } catch (UnsupportedOperationException e) {
-            return new ContainerChannel(name, null, path.getFileSystem().provider().newByteChannel(path, options), null);
+            return new ContainerChannel(name, null, path.getFileSystem().provider().newByteChannel(path, options), null,
+                    path);
         }
+    }
+
+    /**
+     * The file this channel was opened on ({@link #open}), on whatever file system it lives; null for a
+     * channel over a {@link ContainerInput} (an object in a store, a decompressed stream).
+     */
+    public Path path() {
+        return path;
     }
 
     /** The file's name for error messages. */

@@ -20,6 +20,19 @@ public interface Content {
      */
     int read(ByteBuffer dst, long position) throws IOException;
 
+    /**
+     * The range of a container file that holds exactly these bytes as they are, if the format vouches
+     * for it: committed data (never a staged or uncommitted file, which a commit may still move or
+     * rewrite), stored verbatim (not decoded) and in one piece (not assembled from several ranges).
+     * Readers that can read the file themselves (a FUSE mount splicing the bytes to the kernel) use it;
+     * whether the file really holds the whole range is checked by the core, not here. The default:
+     * null, the bytes are only to be had through {@link #read}. Formats opt in with
+     * {@link ByteRangeContent#stored}.
+     */
+    default ByteRangeContent storedRange() throws IOException {
+        return null;
+    }
+
     /** Copies {@code count} bytes from {@code position} to {@code target}; ranges override this with a zero-copy path. */
     default long transferTo(long position, long count, WritableByteChannel target) throws IOException {
         long end = Math.min(size(), position + count);

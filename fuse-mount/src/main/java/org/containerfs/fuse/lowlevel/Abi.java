@@ -27,6 +27,7 @@ final class Abi {
     // struct fuse_conn_info: nine unsigned ints then reserved space
     static final long CONN_PROTO_MAJOR = 0;
     static final long CONN_PROTO_MINOR = 4;
+    static final long CONN_MAX_WRITE = 8;
     static final long CONN_MAX_READ = 12;
     static final long CONN_CAPABLE = 20;
     static final long CONN_WANT = 24;
@@ -39,6 +40,24 @@ final class Abi {
     // struct fuse_buf { size_t size; enum flags; void *mem; int fd; off_t pos; }
     static final long BUF_SIZE = 40;
     static final long BUF_MEM = 16;
+
+    // struct fuse_bufvec { size_t count; size_t idx; size_t off; struct fuse_buf buf[1]; } (fuse_common.h, 3.x)
+    static final long BUFVEC_COUNT = 0;
+    static final long BUFVEC_IDX = 8;
+    static final long BUFVEC_OFF = 16;
+    static final long BUFVEC_BUF = 24;
+    /** Room for one fuse_buf, with 8 spare bytes for the {@code size_t mem_size} that libfuse 3.17 appends. */
+    static final long BUFVEC_SIZE = BUFVEC_BUF + BUF_SIZE + 8;
+    // struct fuse_buf fields
+    static final long BUF_SIZE_FIELD = 0;
+    static final long BUF_FLAGS = 8;
+    static final long BUF_FD = 24;
+    static final long BUF_POS = 32;
+    /** enum fuse_buf_flags: FUSE_BUF_IS_FD, FUSE_BUF_FD_SEEK. */
+    static final int BUF_IS_FD = 1 << 1;
+    static final int BUF_FD_SEEK = 1 << 2;
+    /** enum fuse_buf_copy_flags: FUSE_BUF_SPLICE_MOVE (a hint; used only if the connection wants SPLICE_MOVE). */
+    static final int BUF_SPLICE_MOVE = 1 << 3;
 
     // struct fuse_forget_data { fuse_ino_t ino; uint64_t nlookup; }
     static final long FORGET_DATA_SIZE = 16;

@@ -36,6 +36,7 @@ public final class LowLevelLibrary {
     final MethodHandle replyAttr;
     final MethodHandle replyOpen;
     final MethodHandle replyBuf;
+    final MethodHandle replyData;
     final MethodHandle replyStatfs;
     final MethodHandle replyXattr;
     final MethodHandle addDirentry;
@@ -76,6 +77,8 @@ public final class LowLevelLibrary {
         replyOpen = linker.downcallHandle(find(lib, "fuse_reply_open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         replyBuf = linker.downcallHandle(find(lib, "fuse_reply_buf"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+        replyData = linker.downcallHandle(find(lib, "fuse_reply_data"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         replyStatfs = linker.downcallHandle(find(lib, "fuse_reply_statfs"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         replyXattr = linker.downcallHandle(find(lib, "fuse_reply_xattr"),

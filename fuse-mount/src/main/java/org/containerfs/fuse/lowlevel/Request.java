@@ -105,6 +105,28 @@ public final class Request {
         invoke(() -> (int) lib.replyBuf.invokeExact(req, s, length));
     }
 
+    /**
+     * Replies to a read with {@code size} bytes of the file open as {@code fd}, from byte {@code position}:
+     * {@code fuse_reply_data} on a one-buffer {@code fuse_bufvec} with {@code FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK},
+     * so libfuse moves the bytes from the descriptor to the kernel itself (spliced through a pipe when the
+     * connection has SPLICE_WRITE and the reply is at least two pages, else read into its own buffer), never
+     * through the JVM. A short read of the descriptor (the file shrank) gives a short reply; a failed one,
+     * the error.
+     */
+    public void data(int fd, long position, long size) {
+        answer();
+        MemorySegment v = Scratch.get().bufvec;
+        v.fill((byte) 0);
+        v.set(Abi.LONG, Abi.BUFVEC_COUNT, 1);
+        v.set(Abi.LONG, Abi.BUFVEC_IDX, 0);
+        v.set(Abi.LONG, Abi.BUFVEC_OFF, 0);
+        v.set(Abi.LONG, Abi.BUFVEC_BUF + Abi.BUF_SIZE_FIELD, size);
+        v.set(Abi.INT, Abi.BUFVEC_BUF + Abi.BUF_FLAGS, Abi.BUF_IS_FD | Abi.BUF_FD_SEEK);
+        v.set(Abi.INT, Abi.BUFVEC_BUF + Abi.BUF_FD, fd);
+        v.set(Abi.LONG, Abi.BUFVEC_BUF + Abi.BUF_POS, position);
+        invoke(() -> (int) lib.replyData.invokeExact(req, v, Abi.BUF_SPLICE_MOVE));
+    }
+
     /** Replies with {@code bytes} (a getxattr value, a listxattr list). */
     public void bytes(byte[] bytes) {
         answer();

@@ -15,6 +15,7 @@ final class Scratch {
     final MemorySegment stat = arena.allocate(Abi.STAT.size(), 8);
     final MemorySegment entry = arena.allocate(Abi.ENTRY_SIZE, 8);
     final MemorySegment statvfs = arena.allocate(Abi.STATVFS_SIZE, 8);
+    final MemorySegment bufvec = arena.allocate(Abi.BUFVEC_SIZE, 8);
     private MemorySegment name = arena.allocate(256);
     private MemorySegment data = MemorySegment.NULL;
 

@@ -9,4 +9,10 @@ package org.containerfs.fuse.lowlevel;
 public interface Invalidation {
     /** Drops the kernel's attributes and cached contents (pages, or a directory's listing) of {@code ino}. */
     void invalidateInode(long ino);
+
+    /**
+     * Drops the kernel's cached entry {@code name} of directory {@code parent} (and, with it, the
+     * kernel's idea of what that name is: a directory that turned out to be a file is looked up afresh).
+     */
+    void invalidateEntry(long parent, String name);
 }

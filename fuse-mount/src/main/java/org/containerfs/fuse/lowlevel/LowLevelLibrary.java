@@ -42,6 +42,7 @@ public final class LowLevelLibrary {
     final MethodHandle addDirentryPlus;
     final MethodHandle free;
     final MethodHandle notifyInvalInode;
+    final MethodHandle notifyInvalEntry;
     private final int version;
     private final String packageVersion;
 
@@ -82,6 +83,8 @@ public final class LowLevelLibrary {
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         notifyInvalInode = linker.downcallHandle(find(lib, "fuse_lowlevel_notify_inval_inode"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        notifyInvalEntry = linker.downcallHandle(find(lib, "fuse_lowlevel_notify_inval_entry"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
         free = linker.downcallHandle(linker.defaultLookup().find("free").orElseThrow(),
                 FunctionDescriptor.ofVoid(ADDRESS));
     }

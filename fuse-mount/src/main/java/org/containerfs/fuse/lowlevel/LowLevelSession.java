@@ -206,6 +206,17 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
         });
     }
 
+    @Override
+    public void invalidateEntry(long parent, String name) {
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        notify(() -> {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment cName = a.allocateFrom(name, StandardCharsets.UTF_8);
+                return (int) lib.notifyInvalEntry.invokeExact(session, parent, cName, (long) bytes.length);
+            }
+        });
+    }
+
     private interface Notification {
         int send() throws Throwable;
     }

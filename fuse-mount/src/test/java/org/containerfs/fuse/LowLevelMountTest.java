@@ -138,6 +138,28 @@ class LowLevelMountTest {
         }
     }
 
+    /**
+     * Growth that a request notices first (the lookup of a new name refreshes the container) still reaches the
+     * root's listing that the kernel caches: the growth watcher goes by the container's count of changes, not
+     * by what its own refresh found (which is nothing, the lookup having refreshed already).
+     */
+    @Test
+    void growthNoticedByALookupFirstStillReachesTheCachedListing() throws Exception {
+        Path live = Files.copy(container, dir.resolve("looked-up.lime"));
+        Path mp = Files.createDirectory(dir.resolve("looked-up"));
+        try (InProcessMount m = InProcessMount.mount(Engine.lowlevel, live, mp, false)) {
+            assertThat(FuseTestSupport.sh("ls", m.mountPoint.toString()).ok().lines()).hasSize(MESSAGES);
+            String name = String.format("msg%02d", MESSAGES + 1);
+            try (FileSystem writer = ParallelReadersTest.lime().newFileSystem(live, Map.of("accessMode", "readWrite"))) {
+                Files.write(Files.createDirectory(writer.getPath("/" + name)).resolve("rec01.bin"), new byte[16]);
+            }
+            // at once, most likely before the watcher's next check: the lookup (a miss) refreshes the container
+            assertThat(FuseTestSupport.sh("stat", m.path("/" + name).toString()).exit()).isZero();
+            assertThat(FuseTestSupport.awaitListed(m.mountPoint, name)).isLessThan(Duration.ofSeconds(1));
+            assertThat(FuseTestSupport.sh("ls", m.mountPoint.toString()).ok().lines()).hasSize(MESSAGES + 1);
+        }
+    }
+
     @Test
     void sigtermUnmountsTheCommandsMount() throws Exception {
         Path mp = Files.createDirectory(dir.resolve("sigterm"));

@@ -35,12 +35,14 @@ import org.containerfs.fuse.lowlevel.Request;
  *
  * <p>Caching, per reply: entries and attributes live {@code entryTimeout}/{@code attrTimeout}; with
  * {@code cacheContents} a file's pages are kept across opens ({@code keep_cache}) and directory
- * listings are cached by the kernel ({@code cache_readdir}). Every {@code opendir} lists the directory
- * through NIO (which is where a live container notices growth) and compares a fingerprint of the
- * listing (names, types, sizes) with the one the kernel's cached listing was made from: the same, the
- * kernel keeps its listing ({@code keep_cache}); changed, the kernel lists afresh and is told to drop
- * the directory's cached attributes ({@code fuse_lowlevel_notify_inval_inode}), and the entries of
- * names that are gone or changed size ({@code notify_inval_entry}).
+ * listings are cached by the kernel ({@code cache_readdir}). With a {@link TreeChanges} ({@link #watchGrowth})
+ * the kernel runs with no opendir at all and a watcher thread drops the cached listings that growth
+ * changed. Without one, every {@code opendir} lists the directory through NIO (which is where a live
+ * container notices growth) and compares a fingerprint of the listing (names, types, sizes) with the one
+ * the kernel's cached listing was made from: the same, the kernel keeps its listing ({@code keep_cache});
+ * changed, the kernel lists afresh and is told to drop the directory's cached attributes
+ * ({@code fuse_lowlevel_notify_inval_inode}). A directory that is a file after all has its entry dropped
+ * ({@code notify_inval_entry}).
  */
 public final class NioLowLevelOperations implements LowLevelOperations {
     /** The d_ino of a plain directory entry whose inode the kernel has not looked up (as libfuse's high-level API). */

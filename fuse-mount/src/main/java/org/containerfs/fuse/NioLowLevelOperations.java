@@ -440,10 +440,17 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             long started = System.nanoTime();
             try {
                 long now = treeChanges.check();
+                int listedAgain = 0;
+                int dropped = 0;
                 for (Map.Entry<Long, Cached> e : cachedListings.entrySet()) {
                     if (e.getValue().changes() < now) {
-                        relist(e.getKey(), e.getValue(), now);
+                        listedAgain++;
+                        dropped += relist(e.getKey(), e.getValue(), now) ? 1 : 0;
                     }
+                }
+                if (listedAgain > 0) {
+                    log.info("the tree changed: " + listedAgain + " cached listing(s) listed again in "
+                            + (System.nanoTime() - started) / 1_000_000 + " ms, " + dropped + " dropped from the kernel's cache");
                 }
                 warned = false;
             } catch (IOException | RuntimeException e) {
@@ -461,11 +468,12 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         }
     }
 
-    private void relist(long ino, Cached before, long now) throws IOException {
+    /** Lists {@code ino} again; whether its listing changed (and the kernel was told to drop it). */
+    private boolean relist(long ino, Cached before, long now) throws IOException {
         InodeTable.Node dir = inodes.get(ino);
         if (dir == null) {
             cachedListings.remove(ino, before);
-            return;
+            return false;
         }
         List<Map.Entry<String, BasicFileAttributes>> entries;
         try {
@@ -475,9 +483,13 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         }
         if (fingerprint(entries) == before.fingerprint()) {
             cachedListings.replace(ino, before, new Cached(before.fingerprint(), now));
-        } else if (cachedListings.remove(ino, before)) {
-            grown(ino);
+            return false;
         }
+        if (cachedListings.remove(ino, before)) {
+            grown(ino);
+            return true;
+        }
+        return false;
     }
 
     /** A plain entry: name, type and the inode number if the kernel knows the inode already. */

@@ -58,6 +58,9 @@ public final class LowLevelMount implements MountedSession {
         int threads = (int) option(settings, "max_threads=", MountSettings.defaultWorkers());
         NioLowLevelOperations ops = new NioLowLevelOperations(root, new ErrnoTable(Fuse.builder().errno()),
                 !settings.readOnly(), settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
+        if (root.getFileSystem() instanceof org.containerfs.core.ContainerFileSystem container) {
+            ops.watchGrowth(TreeChanges.of(container)); // the kernel's no-opendir mode; see NioLowLevelOperations
+        }
         LowLevelSession session = LowLevelSession.mount(lib, ops, mp, sessionArguments(settings), Math.max(1, threads),
                 log::error);
         log.info("libfuse " + lib.packageVersion() + ", low-level engine, " + threads + " serving thread(s)");

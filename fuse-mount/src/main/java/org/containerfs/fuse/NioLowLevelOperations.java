@@ -39,12 +39,14 @@ import org.containerfs.fuse.lowlevel.StorageFiles;
  *
  * <p>Caching, per reply: entries and attributes live {@code entryTimeout}/{@code attrTimeout}; with
  * {@code cacheContents} a file's pages are kept across opens ({@code keep_cache}) and directory
- * listings are cached by the kernel ({@code cache_readdir}). Every {@code opendir} lists the directory
- * through NIO (which is where a live container notices growth) and compares a fingerprint of the
- * listing (names, types, sizes) with the one the kernel's cached listing was made from: the same, the
- * kernel keeps its listing ({@code keep_cache}); changed, the kernel lists afresh and is told to drop
- * the directory's cached attributes ({@code fuse_lowlevel_notify_inval_inode}), and the entries of
- * names that are gone or changed size ({@code notify_inval_entry}).
+ * listings are cached by the kernel ({@code cache_readdir}). With a {@link TreeChanges} ({@link #watchGrowth})
+ * the kernel runs with no opendir at all and a watcher thread drops the cached listings that growth
+ * changed. Without one, every {@code opendir} lists the directory through NIO (which is where a live
+ * container notices growth) and compares a fingerprint of the listing (names, types, sizes) with the one
+ * the kernel's cached listing was made from: the same, the kernel keeps its listing ({@code keep_cache});
+ * changed, the kernel lists afresh and is told to drop the directory's cached attributes
+ * ({@code fuse_lowlevel_notify_inval_inode}). A directory that is a file after all has its entry dropped
+ * ({@code notify_inval_entry}).
  */
 public final class NioLowLevelOperations implements LowLevelOperations {
     /** The d_ino of a plain directory entry whose inode the kernel has not looked up (as libfuse's high-level API). */
@@ -75,6 +77,21 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     private final Map<Long, Long> listed = new ConcurrentHashMap<>();
     /** How to tell the kernel to drop what it caches; none until the session attaches it. */
     private volatile Invalidation invalidation;
+    /** How the tree's growth is learnt without listing; null: every opendir lists (see {@link #watchGrowth}). */
+    private volatile TreeChanges treeChanges;
+    /** Whether the kernel runs without opendir/releasedir (decided at init). */
+    private volatile boolean noOpendir;
+    /** No-opendir mode: per directory inode, the listing served by offset, from offset 0 until the reply past its end. */
+    private final Map<Long, List<Map.Entry<String, BasicFileAttributes>>> serving = new ConcurrentHashMap<>();
+    /** No-opendir mode: per directory inode, what the listing the kernel caches was made from. */
+    private final Map<Long, Cached> cachedListings = new ConcurrentHashMap<>();
+    private volatile Thread watcher;
+
+    /** A listing given to the kernel: its fingerprint and the tree's change count read before it was listed. */
+    private record Cached(long fingerprint, long changes) {}
+
+    /** How often the growth watcher looks at the tree (at most; see {@link #watch()}). */
+    static final long WATCH_INTERVAL_MS = 100;
 
     private record ReadHandle(SeekableByteChannel channel) {}
 
@@ -135,6 +152,24 @@ public final class NioLowLevelOperations implements LowLevelOperations {
         List<String> views = new ArrayList<>(new TreeSet<>(root.getFileSystem().supportedFileAttributeViews()));
         views.remove("basic");
         this.xattrViews = List.copyOf(views);
+    }
+
+    /**
+     * Before mounting: the tree's growth is learnt from {@code changes}, so the kernel may keep directory
+     * listings with no OPENDIR or RELEASEDIR at all (its no-opendir mode: opendir answers ENOSYS once, the
+     * kernel then opens directories itself with {@code keep_cache} and {@code cache_readdir}). A thread
+     * checks {@code changes} every {@value #WATCH_INTERVAL_MS} ms; when it moved, the directories whose
+     * listing the kernel caches and that were listed before the change are listed again, and those whose
+     * listing differs are dropped from the kernel's cache ({@code notify_inval_inode}). Without this call
+     * (a tree with no cheap change check, e.g. a directory of containers) every opendir lists.
+     */
+    public void watchGrowth(TreeChanges changes) {
+        this.treeChanges = changes;
+    }
+
+    /** Whether the kernel runs without opendir (the tree's growth watched, the kernel able to). */
+    public boolean noOpendir() {
+        return noOpendir;
     }
 
     @Override
@@ -243,6 +278,16 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             }
             log.info("reads of files stored as one range of a local file: spliced from its descriptor, requests of at most "
                     + c.maxWrite() / 1024 + " KiB");
+        }
+        if (treeChanges != null && cacheContents && (c.capable() & Connection.CAP_NO_OPENDIR_SUPPORT) != 0) {
+            c.want(c.want() | Connection.CAP_NO_OPENDIR_SUPPORT);
+            noOpendir = true;
+            Thread t = new Thread(this::watch, "containerfs-growth");
+            t.setDaemon(true);
+            watcher = t;
+            t.start();
+            log.info("directory listings kept by the kernel with no opendir; the tree checked for growth every "
+                    + WATCH_INTERVAL_MS + " ms");
         }
         log.info("FUSE session started (low-level engine, protocol " + c.protocolMajor() + "." + c.protocolMinor() + ")");
     }
@@ -398,6 +443,8 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     public void forget(long ino, long count) {
         if (inodes.forget(ino, count)) {
             listed.remove(ino);
+            cachedListings.remove(ino);
+            serving.remove(ino);
         }
     }
 
@@ -429,16 +476,21 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     @Override
     public void opendir(Request r, long ino) {
         guard(r, "opendir", ino, () -> {
+            if (noOpendir) {
+                r.error(Errno.ENOSYS); // once: from now on the kernel opens and releases directories itself
+                return;
+            }
             Path p = pathOf(r, ino);
             if (p == null) {
                 return;
             }
             BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
             if (!a.isDirectory()) {
+                becameAFile(ino);
                 r.error(Errno.ENOTDIR);
                 return;
             }
-            List<Map.Entry<String, BasicFileAttributes>> entries = list(inodes.get(ino).path());
+            List<Map.Entry<String, BasicFileAttributes>> entries = listOrForget(ino, inodes.get(ino).path());
             boolean keep = false;
             if (cacheContents) {
                 long now = fingerprint(entries);
@@ -481,35 +533,163 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     public void readdir(Request r, long ino, long offset, Request.Listing out) {
         guard(r, "readdir", ino, () -> {
             InodeTable.Node dir = inodes.get(ino);
+            if (dir != null && noOpendir && r.fileHandle() == 0) {
+                readdirUnopened(r, dir, offset, out);
+                return;
+            }
             if (dir == null || !(handles.get(r.fileHandle()) instanceof DirHandle dh)) {
                 r.error(dir == null ? Errno.ESTALE : Errno.EBADF);
                 return;
             }
             List<Map.Entry<String, BasicFileAttributes>> entries = dh.entries;
             if (offset == 0 && dh.served) {
-                entries = list(dir.path()); // rewinddir: listed afresh
+                entries = listOrForget(ino, dir.path()); // rewinddir: listed afresh
                 dh.entries = entries;
             }
             dh.served = true;
-            // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it
-            for (long i = offset; i < entries.size() + 2L; i++) {
-                boolean added;
-                if (i < 2) {
-                    long dotIno = i == 0 || dir.parent() == null ? ino : dir.parent().ino();
-                    FileAttributes dot = new FileAttributes(dotIno, FileAttributes.S_IFDIR, 0, 0, uid, gid, 0, 0, 0, 0);
-                    added = out.plus() ? out.addPlus(i == 0 ? "." : "..", 0, dot, 0, 0, 0, i + 1)
-                            : out.add(i == 0 ? "." : "..", dotIno, FileAttributes.S_IFDIR, i + 1);
-                } else {
-                    Map.Entry<String, BasicFileAttributes> e = entries.get((int) (i - 2));
-                    added = out.plus() ? addPlus(out, dir, e.getKey(), e.getValue(), i + 1)
-                            : addPlain(out, dir, e.getKey(), e.getValue(), i + 1);
+            fill(out, dir, offset, entries);
+        });
+    }
+
+    /**
+     * No-opendir mode: a directory read with no handle. Offset 0 lists it (where a live container notices
+     * growth) and notes what the kernel will cache; further offsets continue that listing; the reply past
+     * its end lets it go.
+     */
+    private void readdirUnopened(Request r, InodeTable.Node dir, long offset, Request.Listing out) throws IOException {
+        long ino = dir.ino();
+        List<Map.Entry<String, BasicFileAttributes>> entries = offset == 0 ? null : serving.get(ino);
+        if (entries == null) {
+            long changes = treeChanges.count(); // before listing: a change during it lists again at the next check
+            entries = listOrForget(ino, dir.path());
+            serving.put(ino, entries);
+            if (offset == 0) {
+                cachedListings.put(ino, new Cached(fingerprint(entries), changes));
+            }
+        }
+        fill(out, dir, offset, entries);
+        if (offset >= entries.size() + 2L) {
+            serving.remove(ino, entries);
+        }
+    }
+
+    /** Entries from {@code offset} into the reply until it is full, and the reply sent. */
+    private void fill(Request.Listing out, InodeTable.Node dir, long offset,
+            List<Map.Entry<String, BasicFileAttributes>> entries) {
+        long ino = dir.ino();
+        // offsets: "." is 1, ".." is 2, the i-th entry i + 3: the offset to continue after it
+        for (long i = offset; i < entries.size() + 2L; i++) {
+            boolean added;
+            if (i < 2) {
+                long dotIno = i == 0 || dir.parent() == null ? ino : dir.parent().ino();
+                FileAttributes dot = new FileAttributes(dotIno, FileAttributes.S_IFDIR, 0, 0, uid, gid, 0, 0, 0, 0);
+                added = out.plus() ? out.addPlus(i == 0 ? "." : "..", 0, dot, 0, 0, 0, i + 1)
+                        : out.add(i == 0 ? "." : "..", dotIno, FileAttributes.S_IFDIR, i + 1);
+            } else {
+                Map.Entry<String, BasicFileAttributes> e = entries.get((int) (i - 2));
+                added = out.plus() ? addPlus(out, dir, e.getKey(), e.getValue(), i + 1)
+                        : addPlain(out, dir, e.getKey(), e.getValue(), i + 1);
+            }
+            if (!added) {
+                break; // the reply is full: the kernel asks again from this offset
+            }
+        }
+        out.send();
+    }
+
+    /**
+     * A directory's listing; one that is a file after all (a directory of containers showed a file named like a
+     * container, and no format claims it) makes the kernel forget the entry it cached as a directory.
+     */
+    private List<Map.Entry<String, BasicFileAttributes>> listOrForget(long ino, String treePath) throws IOException {
+        try {
+            return list(treePath);
+        } catch (java.nio.file.NotDirectoryException becameAFile) {
+            becameAFile(ino);
+            throw becameAFile;
+        }
+    }
+
+    /**
+     * The kernel caches {@code ino} as a directory (from its parent's listing or a lookup, for the entry
+     * timeout) but it is a file: the kernel is told to drop the entry ({@code notify_inval_entry}, from the
+     * notification thread), so the next lookup finds the plain file. The high-level engine does the same
+     * with {@code fuse_invalidate_path}.
+     */
+    private void becameAFile(long ino) {
+        InodeTable.Node n = inodes.get(ino);
+        Invalidation inv = invalidation;
+        if (n != null && n.parent() != null && inv != null) {
+            cachedListings.remove(ino);
+            serving.remove(ino);
+            inv.invalidateEntry(n.parent().ino(), n.name());
+        }
+    }
+
+    /**
+     * The growth watcher (no-opendir mode): every {@value #WATCH_INTERVAL_MS} ms, {@link TreeChanges#check()};
+     * when the count moved past what a cached listing was made at, that directory is listed again: the same
+     * listing is noted as current, another one is dropped from the kernel's cache (its listing and its
+     * attributes, {@code notify_inval_inode}), so the next {@code ls} lists it afresh. Listing again costs in
+     * proportion to the listings the kernel caches, so after a pass that took t the watcher waits at least 9 t
+     * (at most a tenth of a core). Checks find nothing to do while the tree does not change.
+     */
+    private void watch() {
+        boolean warned = false;
+        while (watcher == Thread.currentThread()) {
+            long started = System.nanoTime();
+            try {
+                long now = treeChanges.check();
+                int listedAgain = 0;
+                int dropped = 0;
+                for (Map.Entry<Long, Cached> e : cachedListings.entrySet()) {
+                    if (e.getValue().changes() < now) {
+                        listedAgain++;
+                        dropped += relist(e.getKey(), e.getValue(), now) ? 1 : 0;
+                    }
                 }
-                if (!added) {
-                    break; // the reply is full: the kernel asks again from this offset
+                if (listedAgain > 0) {
+                    log.info("the tree changed: " + listedAgain + " cached listing(s) listed again in "
+                            + (System.nanoTime() - started) / 1_000_000 + " ms, " + dropped + " dropped from the kernel's cache");
+                }
+                warned = false;
+            } catch (IOException | RuntimeException e) {
+                if (!warned) {
+                    log.warn("checking the tree for growth failed (new entries may show late): " + e);
+                    warned = true;
                 }
             }
-            out.send();
-        });
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            try {
+                Thread.sleep(Math.max(WATCH_INTERVAL_MS, 9 * tookMs));
+            } catch (InterruptedException stop) {
+                return;
+            }
+        }
+    }
+
+    /** Lists {@code ino} again; whether its listing changed (and the kernel was told to drop it). */
+    private boolean relist(long ino, Cached before, long now) throws IOException {
+        InodeTable.Node dir = inodes.get(ino);
+        if (dir == null) {
+            cachedListings.remove(ino, before);
+            return false;
+        }
+        List<Map.Entry<String, BasicFileAttributes>> entries;
+        try {
+            entries = list(dir.path());
+        } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
+            entries = List.of();
+        }
+        if (fingerprint(entries) == before.fingerprint()) {
+            cachedListings.replace(ino, before, new Cached(before.fingerprint(), now));
+            return false;
+        }
+        if (cachedListings.remove(ino, before)) {
+            grown(ino);
+            return true;
+        }
+        return false;
     }
 
     /** A plain entry: name, type and the inode number if the kernel knows the inode already. */
@@ -772,6 +952,11 @@ public final class NioLowLevelOperations implements LowLevelOperations {
 
     @Override
     public void destroy() {
+        Thread w = watcher;
+        if (w != null) {
+            watcher = null;
+            w.interrupt();
+        }
         finish();
         for (Object h : handles.values()) {
             if (h instanceof ReadHandle rh) {

@@ -55,11 +55,12 @@ class EnsembleMountTest {
         }
     }
 
-    @Test
-    void growthShowsThroughTheMount(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"highlevel", "lowlevel"})
+    void growthShowsThroughTheMount(String engine, @TempDir Path dir) throws Exception {
         GeneratedEnsemble.Layout small = GeneratedEnsemble.make(dir.resolve("small"), 20);
         Path mp = Files.createDirectories(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(small.root(), mp)) {
+        try (MountProcess m = MountProcess.start(small.root(), mp, "--engine=" + engine)) {
             Path live = mp.resolve("live");
             Path grow = mp.resolve(small.growing());
             assertThat(sh("ls", live.toString()).ok().lines()).containsExactly("grow.lime");
@@ -80,12 +81,14 @@ class EnsembleMountTest {
         }
     }
 
-    @Test
-    void aFileNamedLikeAContainerThatIsNoneBecomesThePlainFileItIs(@TempDir Path dir) throws Exception {
+    /** The high-level engine forgets the entry with fuse_invalidate_path, the low-level one with notify_inval_entry. */
+    @ParameterizedTest
+    @ValueSource(strings = {"highlevel", "lowlevel"})
+    void aFileNamedLikeAContainerThatIsNoneBecomesThePlainFileItIs(String engine, @TempDir Path dir) throws Exception {
         GeneratedEnsemble.Layout small = GeneratedEnsemble.make(dir.resolve("small"), 10);
         Files.writeString(small.root().resolve("live/notes.lime"), "plain text, named like a LIME file\n");
         Path mp = Files.createDirectories(dir.resolve("mnt"));
-        try (MountProcess m = MountProcess.start(small.root(), mp)) {
+        try (MountProcess m = MountProcess.start(small.root(), mp, "--engine=" + engine)) {
             Path fake = mp.resolve("live/notes.lime");
             // listed from its name as a container's directory; its first listing finds no format's magic bytes
             assertThat(Files.isDirectory(fake)).isTrue();

@@ -53,6 +53,8 @@ public final class ContainerFileSystem extends FileSystem {
     private volatile boolean open = true;
     private volatile long knownSize;
     private volatile FileTime lastModified;
+    /** Refreshes that changed the tree (see {@link #changes()}); written under the write lock. */
+    private volatile long changes;
 
     /** @param modified the container's modification time if the opener knows it (null: asked here) */
     ContainerFileSystem(ContainerFileSystemProvider provider, Path containerPath, ContainerChannel channel,
@@ -400,8 +402,20 @@ public final class ContainerFileSystem extends FileSystem {
             boolean changed = container.refresh();
             knownSize = seen;
             lastModified = readModifiedTime();
+            if (changed) {
+                changes++;
+            }
             return changed;
         });
+    }
+
+    /**
+     * How many times a refresh found the container grown (new units) since it was opened, whoever's call
+     * ran it (a listing, a lookup, {@link #refresh()}). A tool that keeps listings (the FUSE mount) lists
+     * again only when this moved: a refresh run by another call would otherwise go unnoticed.
+     */
+    public long changes() {
+        return changes;
     }
 
     /** Forces a refresh check now (public for tools such as the FUSE mount). */

@@ -195,15 +195,20 @@ class LiveRefreshTest {
                 long reserved = out.size();
                 append(out, -1, "two"); // in progress: grows the file, not yet a record
                 assertThat(list(fs)).containsExactly("r0");
+                assertThat(((ContainerFileSystem) fs).changes()).as("a refresh that found no new unit").isZero();
                 long sizeBefore = out.size();
                 out.write(ByteBuffer.allocate(4).putInt(0, 3), reserved); // the commit, in place
                 assertThat(out.size()).isEqualTo(sizeBefore);
                 assertThat(list(fs)).containsExactly("r0", "r1");
+                assertThat(((ContainerFileSystem) fs).changes()).isEqualTo(1);
                 assertThat(Files.readString(fs.getPath("/r1"))).isEqualTo("two");
                 // a lookup of the new name refreshes too
                 append(out, -1, "three");
                 out.write(ByteBuffer.allocate(4).putInt(0, 5), out.size() - 9);
                 assertThat(Files.readString(fs.getPath("/r2"))).isEqualTo("three");
+                assertThat(((ContainerFileSystem) fs).changes()).as("counted whoever ran the refresh").isEqualTo(2);
+                assertThat(((ContainerFileSystem) fs).refresh()).isFalse();
+                assertThat(((ContainerFileSystem) fs).changes()).isEqualTo(2);
             }
         }
     }
@@ -217,6 +222,7 @@ class LiveRefreshTest {
             append(out, 3, "one");
             assertThat(list(fs)).isEmpty();
             assertThat(Files.exists(fs.getPath("/r0"))).isFalse();
+            assertThat(((ContainerFileSystem) fs).changes()).isZero();
         }
     }
 }

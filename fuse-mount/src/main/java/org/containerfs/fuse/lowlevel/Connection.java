@@ -12,6 +12,8 @@ public final class Connection {
     public static final int CAP_READDIRPLUS = 1 << 13;
     public static final int CAP_READDIRPLUS_AUTO = 1 << 14;
     public static final int CAP_WRITEBACK_CACHE = 1 << 16;
+    /** The kernel takes ENOSYS from opendir as "no opendir/releasedir needed" (Linux 5.1, libfuse 3.5). */
+    public static final int CAP_NO_OPENDIR_SUPPORT = 1 << 24;
 
     private final MemorySegment conn;
 

@@ -40,6 +40,11 @@ public final class InodeTable {
             return generation;
         }
 
+        /** Its name in {@link #parent()}; empty for the root. */
+        public String name() {
+            return name;
+        }
+
         /** The directory it was looked up in; null for the root. */
         public Node parent() {
             return parent;

@@ -12,7 +12,7 @@ public interface Invalidation {
 
     /**
      * Drops the kernel's entry of {@code name} in directory {@code parent} (a name that vanished without
-     * an unlink); the future is done once the kernel was told (or there was nothing to tell).
+     * an unlink, or a directory that turned out to be a file, so it is looked up afresh); the future is done once the kernel was told (or there was nothing to tell).
      */
     default java.util.concurrent.Future<?> invalidateEntry(long parent, String name) {
         return java.util.concurrent.CompletableFuture.completedFuture(null);

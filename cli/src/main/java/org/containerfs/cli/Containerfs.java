@@ -37,7 +37,8 @@ public final class Containerfs implements Runnable {
      * The subcommands by name, in the order help lists them (then {@code help} and {@code completion}). They
      * are added to the command line in {@link #commandLine(InputStream, PrintStream, PrintStream, String)}, not
      * listed in the annotation: picocli reads the annotations of every command it is given when it builds the
-     * command line, which was a quarter of a mount's start-up (fuse-mount/README.md, "Start-up").
+     * command line, about a quarter of the time until a mount existed (fuse-mount/README.md, "Start-up and
+     * footprint of the daemon").
      */
     static final Map<String, Class<?>> COMMANDS = commands();
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * A command line runs with only its subcommand built (start-up: fuse-mount/README.md, "Start-up"); help, version,
- * {@code help}, {@code completion} and a mistyped name still see every command.
+ * A command line runs with only its subcommand built (fuse-mount/README.md, "Start-up and footprint of the
+ * daemon"); help, version, {@code help}, {@code completion} and a mistyped name still see every command.
  */
 class OneCommandLineTest {
     private static CommandLine full() {

@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.containerfs.fuse.MountCommand;
 import org.containerfs.fuse.UmountCommand;
 import picocli.CommandLine;
@@ -29,11 +31,31 @@ import picocli.CommandLine.Spec;
         description = "Lists, reads, extracts, checks and appends to scientific container files as directory trees: "
                 + "LIME, GSD, scda, SIONlib and G3 (.g3, .g3.gz), from local paths or s3://bucket/key.",
         footer = {"", "Exit status: 0 on success, 1 when the command failed (or verify found damage), 2 on a usage error.",
-                "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."},
-        subcommands = {
-                LsCommand.class, CatCommand.class, CpCommand.class, InfoCommand.class, VerifyCommand.class,
-                CreateCommand.class, PutCommand.class, MountCommand.class, UmountCommand.class, HelpCommand.class})
+                "Container paths are absolute or relative to the container's root (/msg01/rec01.xml or msg01)."})
 public final class Containerfs implements Runnable {
+    /**
+     * The subcommands by name, in the order help lists them (then {@code help} and {@code completion}). They
+     * are added to the command line in {@link #commandLine(InputStream, PrintStream, PrintStream, String)}, not
+     * listed in the annotation: picocli reads the annotations of every command it is given when it builds the
+     * command line, about a quarter of the time until a mount existed (fuse-mount/README.md, "Start-up and
+     * footprint of the daemon").
+     */
+    static final Map<String, Class<?>> COMMANDS = commands();
+
+    private static Map<String, Class<?>> commands() {
+        Map<String, Class<?>> commands = new LinkedHashMap<>();
+        commands.put("ls", LsCommand.class);
+        commands.put("cat", CatCommand.class);
+        commands.put("cp", CpCommand.class);
+        commands.put("info", InfoCommand.class);
+        commands.put("verify", VerifyCommand.class);
+        commands.put("create", CreateCommand.class);
+        commands.put("put", PutCommand.class);
+        commands.put("mount", MountCommand.class);
+        commands.put("umount", UmountCommand.class);
+        return java.util.Collections.unmodifiableMap(commands);
+    }
+
     private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
@@ -79,7 +101,7 @@ public final class Containerfs implements Runnable {
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        CommandLine cl = commandLine(System.in, out, err);
+        CommandLine cl = commandLine(System.in, out, err, onlyCommand(args));
         ((Containerfs) cl.getCommand()).stderrTerminal = Progress.stderrIsTerminal();
         int status = cl.execute(args);
         out.flush();
@@ -94,7 +116,7 @@ public final class Containerfs implements Runnable {
 
     /** Runs one command line with the given streams and returns its exit status. */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        CommandLine cl = commandLine(in, out, err);
+        CommandLine cl = commandLine(in, out, err, onlyCommand(args));
         int status = cl.execute(args);
         out.flush();
         err.flush();
@@ -105,10 +127,39 @@ public final class Containerfs implements Runnable {
         return commandLine(System.in, out, err);
     }
 
+    /** The whole command line: every subcommand (help, the manual pages, the completion script). */
     static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
+        return commandLine(in, out, err, null);
+    }
+
+    /**
+     * The subcommand that {@code args} run, when only it needs to be built: the first argument that is not an
+     * option names one of {@link #COMMANDS} and the only options before it are {@code --debug}. Null otherwise
+     * (top-level help and version, {@code help}, {@code completion}, a mistyped name: those see every command).
+     */
+    static String onlyCommand(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--debug")) {
+                continue;
+            }
+            return COMMANDS.containsKey(arg) ? arg : null;
+        }
+        return null;
+    }
+
+    /** The command line with every subcommand ({@code only} null) or with subcommand {@code only} alone. */
+    static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err, String only) {
         Containerfs top = new Containerfs(in, out, err);
         CommandLine cl = new CommandLine(top);
-        MountProgress.install(cl);
+        COMMANDS.forEach((name, command) -> {
+            if (only == null || only.equals(name)) {
+                cl.addSubcommand(command);
+            }
+        });
+        if (only != null) {
+            return configure(cl, out, err);
+        }
+        cl.addSubcommand(new HelpCommand());
         CommandLine completion = new CommandLine(new picocli.AutoComplete.GenerateCompletion());
         completion.getCommandSpec().usageMessage().hidden(false).description(
                 "Prints the bash completion script (zsh too, through bashcompinit).",
@@ -117,6 +168,11 @@ public final class Containerfs implements Runnable {
                 "zsh: autoload -U +X bashcompinit && bashcompinit && source <(containerfs completion)");
         completion.getCommandSpec().name("completion");
         cl.addSubcommand("completion", completion);
+        return configure(cl, out, err);
+    }
+
+    private static CommandLine configure(CommandLine cl, PrintStream out, PrintStream err) {
+        MountProgress.install(cl);
         cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setExecutionExceptionHandler((ex, failed, parseResult) -> {

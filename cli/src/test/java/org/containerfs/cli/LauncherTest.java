@@ -73,6 +73,37 @@ class LauncherTest {
     }
 
     @Test
+    void theFirstRunsMakeTheJvmCacheAndTheOutputStaysTheSame() throws Exception {
+        Path cache = tmp.resolve("jvm-cache");
+        Map<String, String> env = Map.of("CONTAINERFS_JVM_CACHE", cache.toString());
+        String[] cat = {"cat", "samples/lime/ildg.lime", "msg01/rec01.scidac-private-file-xml"};
+        Run plain = launch(ROOT, Map.of("CONTAINERFS_JVM_CACHE", "off"), cat);
+        assertThat(plain.status()).as(plain.stderr()).isZero();
+        assertThat(plain.stdout()).startsWith("<?xml");
+
+        // JDK 24+: the first run records (the JVM's "AOTConfiguration recorded" must not reach standard output),
+        // the second assembles the cache in the background; JDK 22-23: the first run writes a .jsa archive
+        Run first = launch(ROOT, env, cat);
+        assertThat(first).isEqualTo(plain);
+        assertThat(names(cache)).anyMatch(n -> n.endsWith(".aotconf") || n.endsWith(".jsa"));
+        Run second = launch(ROOT, env, cat);
+        assertThat(second).isEqualTo(plain);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5); // a loaded machine: not a speed check
+        while (names(cache).stream().noneMatch(n -> n.endsWith(".aot") || n.endsWith(".jsa"))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(names(cache)).anyMatch(n -> n.endsWith(".aot") || n.endsWith(".jsa"));
+        assertThat(launch(ROOT, env, cat)).isEqualTo(plain);
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).toList();
+        }
+    }
+
+    @Test
     void theRunnableJarRegistersEveryFormatProviderOfTheRepository() throws IOException {
         String service = "META-INF/services/java.nio.file.spi.FileSystemProvider";
         List<String> registered = Files.readAllLines(ROOT.resolve(service)).stream()

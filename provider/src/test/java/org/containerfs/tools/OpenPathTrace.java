@@ -44,13 +44,14 @@ import org.containerfs.storage.PathInput;
  * no JFR, no logging), lets it open one container once to load and initialize every class, then records, on the
  * opening thread only, every method entry and exit of {@code org.containerfs.*} during a second open of the same
  * kind. The "current file" is the source file of the innermost containerfs frame; each change of it is one visit.
+ * A call of an accessor (a method of at most 5 bytes of bytecode that calls nothing: a record component, a getter)
+ * is no visit.
  * A format's package and {@code storage/gzip} count as one visit each: what happens inside a format (its scan, the
  * nodes it builds, the reads it makes) or inside the inflater is that layer's own work, not the path between layers.
  *
  * <p>Figures per open: the files entered, the visits, the returns to a file already left (visits minus files, the
- * figure of issue 26), the calls into a file already left (re-entries by a call, not by a return), and the visits of
- * each file. Run: {@code mvn -B -o -q -pl provider test-compile && java -cp "$(cat provider/target/cp.txt)"...}; see
- * {@code OpenPathTraceTest} for the command that prints it.
+ * figure of issue 26), the calls into a file already left (re-entries by a call, not by a return), the visits of
+ * each file and how often each was entered by a call (a layer called once: 1). {@code mvn -B -o -q -pl provider test -Dtest=OpenPathTraceTest} prints them (and each path).
  *
  * <p>Kinds: {@code lime} ({@code FileSystems.newFileSystem(path)} of a LIME file), {@code gz} (the same of a
  * {@code .lime.gz}), {@code input} ({@code ContainerFileSystems.open(ContainerInput, env)} of a remote-like input, as
@@ -65,7 +66,7 @@ public final class OpenPathTrace {
     private OpenPathTrace() {}
 
     /** One traced open. */
-    public record Trace(String kind, List<String> visits, int callsIntoFilesLeft) {
+    public record Trace(String kind, List<String> visits, int callsIntoFilesLeft, Map<String, Integer> callsByFile) {
         public Set<String> files() {
             return new LinkedHashSet<>(visits);
         }
@@ -89,6 +90,8 @@ public final class OpenPathTrace {
                     .append(" visits, ").append(returnsToFilesLeft()).append(" returns to a file already left, ")
                     .append(callsIntoFilesLeft).append(" calls into a file already left\n  visits by file:");
             visitsByFile().forEach((f, n) -> sb.append(' ').append(f).append('=').append(n));
+            sb.append("\n  entered by a call:");
+            callsByFile.forEach((f, n) -> sb.append(' ').append(f).append('=').append(n));
             sb.append("\n  path: ").append(String.join(" > ", visits));
             return sb.toString();
         }
@@ -144,7 +147,8 @@ public final class OpenPathTrace {
         if (exit != 0 || !recorder.ended) {
             throw new IllegalStateException("the traced open of " + kind + " failed (exit " + exit + ")");
         }
-        return new Trace(kind, List.copyOf(recorder.visits), recorder.callsIntoLeft);
+        return new Trace(kind, List.copyOf(recorder.visits), recorder.callsIntoLeft,
+                java.util.Collections.unmodifiableMap(recorder.calls));
     }
 
     private static void drain(InputStream in, OutputStream out) {
@@ -167,6 +171,7 @@ public final class OpenPathTrace {
         final Deque<Frame> frames = new ArrayDeque<>();
         final Set<String> left = new LinkedHashSet<>();
         int callsIntoLeft;
+        final Map<String, Integer> calls = new LinkedHashMap<>();
         ThreadReference traced;
         boolean ended;
         String current;
@@ -189,6 +194,11 @@ public final class OpenPathTrace {
             int depth = depth(e);
             unwind(depth);
             boolean hidden = !frames.isEmpty() && (frames.peek().hidden() || frames.peek().collapses());
+            if (!hidden && accessor(e.method())) {
+                // a method that only returns a field or a constant is no passage through its file
+                frames.push(new Frame(depth, frames.isEmpty() ? null : frames.peek().file(), true, false));
+                return;
+            }
             String file = hidden ? frames.peek().file() : fileOf(type);
             frames.push(new Frame(depth, file, hidden, !hidden && collapsed(type.name())));
             if (!hidden) {
@@ -230,6 +240,9 @@ public final class OpenPathTrace {
                 if (byCall && left.contains(file)) {
                     callsIntoLeft++;
                 }
+                if (byCall) {
+                    calls.merge(file, 1, Integer::sum);
+                }
                 visits.add(file);
             }
         }
@@ -240,6 +253,28 @@ public final class OpenPathTrace {
             } catch (IncompatibleThreadStateException ex) {
                 throw new IllegalStateException(ex);
             }
+        }
+
+        private final Map<com.sun.jdi.Method, Boolean> accessors = new java.util.HashMap<>();
+
+        /**
+         * Whether {@code method} only returns a field or a constant (a record's accessor, a getter): at most 5 bytes of
+         * bytecode, no call among them.
+         */
+        private boolean accessor(com.sun.jdi.Method method) {
+            return accessors.computeIfAbsent(method, m -> {
+                byte[] code = m.bytecodes();
+                if (code.length == 0 || code.length > 5) {
+                    return false;
+                }
+                for (int i = 0; i < Math.min(2, code.length); i++) {
+                    int op = code[i] & 0xFF;
+                    if (op >= 0xb6 && op <= 0xba) { // invokevirtual .. invokedynamic
+                        return false;
+                    }
+                }
+                return true;
+            });
         }
 
         private static boolean collapsed(String className) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
+import org.containerfs.storage.BasicAttributes;
 
 /** {@code basic}: type, size and the container's modification time; nothing can be set. */
 final class BasicAttributeView implements BasicFileAttributeView {

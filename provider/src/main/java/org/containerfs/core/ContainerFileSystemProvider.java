@@ -53,7 +53,7 @@ public class ContainerFileSystemProvider extends FileSystemProvider {
         return format.name();
     }
 
-    // ---- file system lifecycle: see PathOpener and FileSystemRegistry ------------------------
+    // ---- file system lifecycle: see PathOpener, OpenPipeline and FileSystemRegistry ----------
 
     FileSystemRegistry registry() {
         return registry;

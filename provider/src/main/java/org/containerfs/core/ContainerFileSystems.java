@@ -100,7 +100,7 @@ public final class ContainerFileSystems {
      * {@code accessMode=readWrite} are refused; {@code refresh} defaults to {@code !input.remote()}.
      */
     public static FileSystem open(ContainerInput input, Map<String, ?> env) throws IOException {
-        return InputOpener.open(input, env == null ? Map.of() : env);
+        return OpenPipeline.open(input, env == null ? Map.of() : env);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.containerfs.storage.BasicAttributes;
 
 /**
  * A path inside a container file system: '/'-separated, absolute or relative, with zipfs/jimfs

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import org.containerfs.spi.ChildSizes;
 import org.containerfs.spi.Node;
+import org.containerfs.storage.BasicAttributes;
 
 /**
  * One directory stream's snapshot: its entries' names, and the directory node that makes the

@@ -6,33 +6,57 @@ import java.nio.file.ProviderNotFoundException;
 import org.containerfs.spi.ContainerFormat;
 import org.containerfs.spi.ContainerFormatException;
 
-/** Format detection by the formats' own probes, in provider order. */
+/**
+ * The detection layer of the open path: which format opens a container, by the formats' own probes of its first
+ * bytes (decompressed, when the decompression layer is in the line) and its name, in provider order.
+ */
 final class FormatDetection {
     private FormatDetection() {}
 
     /**
-     * The provider whose format claims {@code head}; with {@code requested} that format's provider,
-     * after checking its probe (an empty container is taken as the requested format).
+     * The provider whose format claims {@code head}, or null. {@code asked}: the provider an open by Path was asked
+     * through, or the requested format's for an input (null: none requested). It wins if its probe claims the head,
+     * or the container is empty and {@code requested} or named for it. A requested format is never swapped; an empty
+     * file opened by Path is left to the provider its name selects; else whichever of our formats claims the head
+     * (for an empty input, the one whose file extension its name has), so that no other provider reads it again.
      */
-    static ContainerFileSystemProvider choose(ByteBuffer head, String fileName, String requested, String name)
-            throws IOException {
-        if (requested != null) {
-            ContainerFileSystemProvider p = ContainerFileSystems.provider(requested);
-            if (head.remaining() > 0 && !p.format().probe(head.duplicate(), fileName)) {
-                throw new ContainerFormatException(name, 0, null,
-                        "a " + p.format().name() + " container", "no " + p.format().name() + " magic bytes");
+    static ContainerFileSystemProvider claimant(ByteBuffer head, String fileName, ContainerFileSystemProvider asked,
+            boolean requested) {
+        boolean empty = head.remaining() == 0;
+        if (asked != null) {
+            ContainerFormat format = asked.format();
+            if (format.probe(head.duplicate(), fileName) || (empty && (requested || hasExtension(format, fileName)))) {
+                return asked;
             }
-            return p;
+            if (requested || empty) {
+                return null;
+            }
         }
-        ContainerFileSystemProvider claimed = detect(head, fileName);
-        if (claimed == null) {
-            // not damage but another kind of file: the JDK's answer for a file no provider claims, as for a Path
-            throw new ProviderNotFoundException(name + " is not a container of any installed format ("
-                    + formatNames() + "): no format's magic bytes were found at byte 0"
-                    + (head.remaining() == 0 ? " (the container is empty and its name has no format's extension; "
-                    + "env format=<name> opens it)" : ""));
+        return detect(head, fileName);
+    }
+
+    /**
+     * The refusal of a container no format claims ({@link #claimant} gave null), for the caller to throw: the
+     * requested format's {@link ContainerFormatException}. Without one it throws itself: for an open by Path
+     * ({@code byPath}) {@link UnsupportedOperationException}, so that {@code FileSystems.newFileSystem} asks its next
+     * provider; for an input the JDK's answer for a file no provider claims, {@link ProviderNotFoundException}.
+     * {@code name}: the path or the input's URI.
+     */
+    static IOException unclaimed(ByteBuffer head, String name, ContainerFileSystemProvider asked, boolean requested,
+            boolean byPath) {
+        if (requested) {
+            String format = asked.format().name();
+            return new ContainerFormatException(name, 0, null, "a " + format + " container", "no " + format
+                    + " magic bytes");
         }
-        return claimed;
+        if (byPath) {
+            throw new UnsupportedOperationException(name + " is not a " + asked.format().name() + " container");
+        }
+        // not damage but another kind of file: the JDK's answer for a file no provider claims, as for a Path
+        throw new ProviderNotFoundException(name + " is not a container of any installed format ("
+                + formatNames() + "): no format's magic bytes were found at byte 0"
+                + (head.remaining() == 0 ? " (the container is empty and its name has no format's extension; "
+                + "env format=<name> opens it)" : ""));
     }
 
     /**

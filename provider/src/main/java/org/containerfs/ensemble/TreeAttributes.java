@@ -4,7 +4,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.containerfs.core.BasicAttributes;
+import org.containerfs.storage.BasicAttributes;
 
 /** Basic attributes in the tree: a container's own directory, and the "basic:..." map form of any. */
 final class TreeAttributes {

@@ -14,9 +14,9 @@ import org.containerfs.spi.ContainerChannel;
 /**
  * A file on any NIO file system as a {@link ContainerInput}: a cheap local source ({@link #remote()}
  * is false, so no block cache is put in front) unless opened with {@code of(path, true)}. Its identity is the file's URI, size and
- * modification time in milliseconds. Opening a file system by its Path needs none of this; it serves
- * callers that take a {@code ContainerInput} whatever the storage (tests, the Hadoop module's local
- * files).
+ * modification time in milliseconds. It is the storage layer of every open by Path (the core's open path
+ * then goes on as for any input), and serves callers that take a {@code ContainerInput} whatever the storage
+ * (tests, the Hadoop module's local files).
  */
 public final class PathInput implements ContainerInput {
     private final Path path;
@@ -45,6 +45,15 @@ public final class PathInput implements ContainerInput {
 
     public Path path() {
         return path;
+    }
+
+    /**
+     * The channel this input reads (a {@code FileChannel} where the file's file system has one); closing it
+     * closes this input. The core reads a local file opened by Path through it directly, so that transfers
+     * stay zero-copy.
+     */
+    public ContainerChannel channel() {
+        return channel;
     }
 
     @Override

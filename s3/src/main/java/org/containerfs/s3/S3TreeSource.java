@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.containerfs.core.BasicAttributes;
+import org.containerfs.storage.BasicAttributes;
 import org.containerfs.ensemble.TreeSource;
 import org.containerfs.storage.ContainerInput;
 import software.amazon.awssdk.core.exception.SdkException;

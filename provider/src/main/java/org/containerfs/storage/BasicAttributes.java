@@ -1,4 +1,4 @@
-package org.containerfs.core;
+package org.containerfs.storage;
 
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;

@@ -51,6 +51,8 @@ public final class EnsembleFileSystem extends FileSystem {
     private final URI baseUri;
     private final ContainerNames names;
     private final ContainerCache cache;
+    /** The env every container's open gets (the tree's own keys taken out). */
+    private final Map<String, ?> containerEnv;
     private final EnsemblePath root;
     private final EnsembleFileStore store;
     /** Channels and directory streams of the source's own files, closed with the tree. */
@@ -84,7 +86,8 @@ public final class EnsembleFileSystem extends FileSystem {
         this.source = source;
         this.baseUri = source.uri();
         this.names = new ContainerNames(options.getString(CONTAINER_NAMES, null));
-        this.cache = new ContainerCache(source, (int) capacity, capacityBytes, Map.copyOf(containerEnv));
+        this.containerEnv = Map.copyOf(containerEnv);
+        this.cache = new ContainerCache(source, (int) capacity, capacityBytes, this.containerEnv);
         this.root = new EnsemblePath(this, true, new String[0]);
         this.store = new EnsembleFileStore(this, source);
     }
@@ -435,6 +438,10 @@ public final class EnsembleFileSystem extends FileSystem {
     @Override
     public String toString() {
         return "ensemble:" + baseUri;
+    }
+
+    Map<String, ?> containerEnv() {
+        return containerEnv;
     }
 
     /** Where the files of the tree live (for the provider). */

@@ -257,7 +257,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsembleFileSystem fs = p.getFileSystem();
         return at(p, where -> {
             if (!where.inContainer()) {
-                SeekableByteChannel source = fs.files().newByteChannel(where.source());
+                SeekableByteChannel source = fs.files().newByteChannel(where.source(), fs.containerEnv());
                 ReleasingChannel[] tracked = new ReleasingChannel[1];
                 tracked[0] = new ReleasingChannel(source, () -> fs.untrack(tracked[0]));
                 fs.track(tracked[0]);

@@ -177,6 +177,17 @@ public final class EnsembleFileSystem extends FileSystem {
         return inContainer(where, inner -> inner.getFileSystem().provider().getScheme());
     }
 
+    /**
+     * The format's attributes of a path inside a container (its view's {@code *}: what
+     * {@code Files.readAttributes(p, "lime:*")} gives in the container's single open), for {@code ls -l} and the
+     * like; empty for a path outside every container and for a container's own directory, which a listing shows
+     * from its file's {@code stat} without opening it. Opens the container (through the bounded cache) if it is not
+     * open.
+     */
+    public Map<String, Object> formatAttributes(Path path) throws IOException {
+        return EnsembleFileSystemProvider.formatAttributes(treePath(path));
+    }
+
     private EnsemblePath treePath(Path path) {
         if (!(path instanceof EnsemblePath p) || p.getFileSystem() != this) {
             throw new java.nio.file.ProviderMismatchException("not a path of this tree: " + path);

@@ -283,7 +283,10 @@ public final class EnsembleFileSystem extends FileSystem {
      * the listing, not by name), or null.
      */
     <T> T inContainer(Location where, Path listed, ContainerAction<T> action) throws IOException {
-        ContainerCache.Handle handle = cache.acquire(where.source());
+        ContainerCache.Handle handle = listed != null ? cache.acquireOpen(listed.getFileSystem()) : null;
+        if (handle == null) {
+            handle = cache.acquire(where.source());
+        }
         try {
             FileSystem open = handle.fileSystem();
             return action.run(listed != null && listed.getFileSystem() == open ? listed : innerPath(handle, where));

@@ -176,7 +176,7 @@ final class EnsembleScenarios implements FormatScenarios {
     }
 
     /** root/tree/dNNN/conf.NNNNN.lime and root/single.lime with the same records; made once, then reused. */
-    private static Path generate(Path root, int perDir) throws IOException {
+    static Path generate(Path root, int perDir) throws IOException {
         Path single = root.resolve("single.lime");
         Path done = root.resolve("complete");
         if (Files.exists(done)) {

@@ -23,6 +23,10 @@ public final class EnsembleWalkProfile {
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);
+        if (args.length > 4 && args[4].equals("generate")) { // makes root as scenario 11 does (N containers: N / 100 a directory)
+            EnsembleScenarios.generate(root, Integer.parseInt(args[5]) / 100);
+            return;
+        }
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 6;
         Path index = Files.createDirectories(Path.of(args.length > 2 ? args[2] : "/tmp/containerfs-walk-profile-index"));
         Map<String, Object> env = Map.of("indexCache", index.toString(), "indexCacheMinSize", 0, "cacheContainers",

@@ -250,6 +250,9 @@ final class ContainerOptions {
 
     /** The format's attributes of {@code p} (empty if the file system has no format view). */
     static Map<String, Object> formatAttributes(Path p) throws IOException {
+        if (p.getFileSystem() instanceof org.containerfs.ensemble.EnsembleFileSystem tree) {
+            return tree.formatAttributes(p); // inside a container as in its single open; nothing for the rest
+        }
         String view = formatView(p.getFileSystem());
         if (view == null) {
             return Map.of();

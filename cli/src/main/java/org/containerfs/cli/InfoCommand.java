@@ -28,7 +28,9 @@ import picocli.CommandLine.ParentCommand;
                 + "index, lengths) is read, never its data: checksums over the data (G3 frame CRCs, gzip) and encodings are "
                 + "not checked, and the 'checked' line says so; verify reads everything.",
                 "Of a directory: the counts of the whole tree; each container is opened once, in turn, for its index "
-                + "(never more than one in use: env cacheContainers bounds how many stay open)."},
+                + "(never more than one in use: env cacheContainers bounds how many stay open). A directory that cannot be "
+                + "listed (permission denied) is one 'FAIL <path>: cannot list: ...' line, the rest is counted, and the "
+                + "exit status is 1."},
         footer = {"", "Example: containerfs info conf.lime"})
 final class InfoCommand implements Callable<Integer> {
     @ParentCommand
@@ -170,9 +172,12 @@ final class InfoCommand implements Callable<Integer> {
                 m.put("damaged", damaged);
                 m.put("uncommittedTails", tails);
                 m.put("notContainers", notContainers);
+                List<Map<String, String>> unlisted = new ArrayList<>();
+                walk.unlisted.forEach(u -> unlisted.add(JsonReports.failure(u.path().toString(), u.reason())));
+                m.put("unlisted", unlisted);
                 m.put("peakContainersOpen", tree.peakContainersOpen());
                 out.println(Json.of(m));
-                return 0;
+                return walk.unlisted.isEmpty() ? 0 : 1;
             }
             Map<String, String> lines = new LinkedHashMap<>();
             lines.put("directory", Errors.safe(ContainerOptions.name(container)));
@@ -191,14 +196,20 @@ final class InfoCommand implements Callable<Integer> {
             lines.put("checked", "structure only (each container's index, opened in turn); contents not read: run verify");
             lines.put("damaged", damaged.isEmpty() ? "none in the structure" : damaged.size() + (damaged.size() == 1
                     ? " container" : " containers"));
+            if (!walk.unlisted.isEmpty()) {
+                lines.put("not listed", walk.unlisted.size() + " (not counted above: see the FAIL lines)");
+            }
             print(out, lines, "");
             for (Map<String, Object> d : damaged) {
                 @SuppressWarnings("unchecked")
                 List<String> findings = (List<String>) d.get("damage");
                 out.println("  " + Errors.safe(String.valueOf(d.get("path"))) + ": " + String.join("; ", findings));
             }
+            for (TreeWalk.Unlisted u : walk.unlisted) {
+                out.println("FAIL " + Errors.safe(u.path().toString()) + ": " + u.reason());
+            }
+            return walk.unlisted.isEmpty() ? 0 : 1;
         }
-        return 0;
     }
 
     private static Map<String, Object> damage(EnsembleFileSystem tree, Path container, String format, List<String> findings) {

@@ -22,8 +22,13 @@ final class TreeWalk {
     /** A plain file of the source, with its size. */
     record Plain(Path path, long size) {}
 
+    /** A directory of the source that could not be listed (permission denied, ...), or an entry that could not be stat'ed. */
+    record Unlisted(Path path, String reason) {}
+
     final List<Container> containers = new ArrayList<>();
     final List<Plain> plainFiles = new ArrayList<>();
+    /** What the walk could not see: the commands report each as one FAIL and go on with the rest. */
+    final List<Unlisted> unlisted = new ArrayList<>();
     long directories;
 
     private TreeWalk() {}
@@ -38,10 +43,19 @@ final class TreeWalk {
         List<Path> entries = new ArrayList<>();
         try (DirectoryStream<Path> listed = Files.newDirectoryStream(dir)) {
             listed.forEach(entries::add);
+        } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+            unlisted.add(new Unlisted(dir, "cannot list: " + Errors.describe(e)));
+            return;
         }
         entries.sort(Comparator.comparing(p -> p.getFileName().toString()));
         for (Path p : entries) {
-            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(p, BasicFileAttributes.class);
+            } catch (IOException e) {
+                unlisted.add(new Unlisted(p, "cannot stat: " + Errors.describe(e)));
+                continue;
+            }
             if (a.isDirectory() && tree.isContainerDirectory(p)) {
                 containers.add(new Container(p, a.size()));
             } else if (a.isDirectory()) {

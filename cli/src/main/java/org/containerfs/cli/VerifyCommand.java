@@ -43,7 +43,8 @@ final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<container>", description = "The container: a local file, an object as "
             + "s3://bucket/key (read-only), or a local directory or an S3 prefix (s3://bucket/prefix/), read-only as one "
             + "tree: every container below it is "
-            + "verified in turn, one line each ('OK <path>: ...' or 'DAMAGED <path>: ...'), then a summary line.")
+            + "verified in turn, one line each ('OK <path>: ...' or 'DAMAGED <path>: ...'), then a summary line; a "
+            + "directory that cannot be listed is one 'FAIL <path>: cannot list: ...' line, counted in the summary (exit 1).")
     Path container;
 
     @Option(names = "--json", description = "Print one JSON document instead of lines: container, format, sound, "
@@ -151,6 +152,8 @@ final class VerifyCommand implements Callable<Integer> {
         long damaged = 0;
         long bytesRead = 0;
         long plainFiles;
+        long unlisted;
+        java.util.List<Map<String, String>> unlistedJson = new java.util.ArrayList<>();
         java.util.List<String> notContainers = new java.util.ArrayList<>();
         java.util.List<Map<String, Object>> results = new java.util.ArrayList<>();
         String name = Errors.safe(ContainerOptions.name(container));
@@ -159,6 +162,14 @@ final class VerifyCommand implements Callable<Integer> {
             directoryUri = TreeWalk.treeUri(tree, container);
             TreeWalk walk = TreeWalk.of(tree);
             plainFiles = walk.plainFiles.size();
+            unlisted = walk.unlisted.size();
+            for (TreeWalk.Unlisted u : walk.unlisted) { // one FAIL each; the rest of the tree is verified
+                if (json) {
+                    unlistedJson.add(JsonReports.failure(u.path().toString(), u.reason()));
+                } else {
+                    out.println("FAIL " + Errors.safe(u.path().toString()) + ": " + u.reason());
+                }
+            }
             progress = options.progress("verify " + Errors.safe(String.valueOf(container.getFileName())),
                     walk.containerBytes());
             int done = 0;
@@ -219,21 +230,23 @@ final class VerifyCommand implements Callable<Integer> {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
             m.put("directory", directoryUri);
             m.put("format", "ensemble");
-            m.put("sound", damaged == 0);
+            m.put("sound", damaged == 0 && unlisted == 0);
             m.put("containers", containers);
             m.put("damaged", damaged);
             m.put("plainFiles", plainFiles);
             m.put("notContainers", notContainers);
+            m.put("unlisted", unlistedJson);
             m.put("bytesRead", bytesRead);
             m.put("checked", JsonReports.CHECKED_BY_VERIFY);
             m.put("results", results);
             out.println(Json.of(m));
-            return damaged == 0 ? 0 : 1;
+            return damaged == 0 && unlisted == 0 ? 0 : 1;
         }
-        out.printf("%s: %d containers, %d OK, %d DAMAGED, %d plain %s (not read), %d bytes read: %s%n", name, containers,
-                containers - damaged, damaged, plainFiles, plainFiles == 1 ? "file" : "files", bytesRead,
-                damaged == 0 ? "OK" : "DAMAGED");
-        return damaged == 0 ? 0 : 1;
+        out.printf("%s: %d containers, %d OK, %d DAMAGED, %d plain %s (not read), %s%d bytes read: %s%n", name, containers,
+                containers - damaged, damaged, plainFiles, plainFiles == 1 ? "file" : "files",
+                unlisted == 0 ? "" : unlisted + " not listed (FAIL), ", bytesRead,
+                damaged > 0 ? "DAMAGED" : unlisted > 0 ? "FAIL" : "OK");
+        return damaged == 0 && unlisted == 0 ? 0 : 1;
     }
 
     private void walk(PrintStream out, Path dir) {

@@ -30,4 +30,32 @@ class LsTreeTest {
         }
         assertThat(r.lines()).contains("/notes.txt");
     }
+
+    @Test
+    void lsDashLShowsTheFormatsAttributesInsideEachContainerAsItsSingleOpen() throws IOException {
+        Files.createDirectories(dir.resolve("run1"));
+        Files.copy(Corpus.lime("s08_ildg_scidac_gauge.lime"), dir.resolve("run1/conf.1000.lime"));
+        Files.copy(Corpus.limeDirectory().resolveSibling("gsd").resolve("hoomd_trajectory.gsd"), dir.resolve("run1/traj.gsd"));
+        Files.writeString(dir.resolve("notes.txt"), "notes\n");
+
+        Cli.Result tree = Cli.run("ls", "-l", "-R", dir);
+        assertThat(tree.status()).as(tree.stderr()).isZero();
+        int withAttributes = 0;
+        for (String container : new String[] {"/run1/conf.1000.lime", "/run1/traj.gsd"}) {
+            Cli.Result single = Cli.run("ls", "-l", "-R", dir.resolve(container.substring(1)));
+            assertThat(single.status()).as(single.stderr()).isZero();
+            for (String line : single.lines()) {
+                // "- 1234  /msg02/rec04.ildg-binary-data  type=... ": the same line, the path below the container's
+                String inTree = line.replaceFirst("  /", "  " + java.util.regex.Matcher.quoteReplacement(container) + "/");
+                assertThat(tree.lines()).contains(inTree);
+                if (inTree.length() > inTree.lastIndexOf('/') + 1 && line.matches(".*  /\\S+  .+")) {
+                    withAttributes++;
+                }
+            }
+        }
+        assertThat(withAttributes).as("lines of the single opens with format attributes").isPositive();
+        // outside the containers, and the containers' own directories (stat'ed, not opened): no format attributes
+        assertThat(tree.lines()).anySatisfy(l -> assertThat(l).matches("d +\\d+  /run1/conf\\.1000\\.lime/"));
+        assertThat(tree.lines()).anySatisfy(l -> assertThat(l).matches("- +6  /notes\\.txt"));
+    }
 }

@@ -37,7 +37,8 @@ public final class ContainerFileSystem extends FileSystem {
     private final ContainerFormat format;
     private final Path containerPath;
     private final ContainerInput input;
-    private final URI containerUri;
+    /** Computed on first use: a Path's {@code toUri()} is a {@code stat} of the file, for every open otherwise. */
+    private volatile URI containerUri;
     private final ContainerChannel channel;
     /** The decompression layer the container is read through, or null (see {@link Decompression}). */
     private volatile org.containerfs.storage.gzip.GzipInput gzip;
@@ -76,7 +77,7 @@ public final class ContainerFileSystem extends FileSystem {
         this.format = provider.format();
         this.containerPath = containerPath;
         this.input = input;
-        this.containerUri = containerPath != null ? containerPath.toUri() : input.uri();
+        this.containerUri = containerPath != null ? null : input.uri();
         this.channel = channel;
         this.container = container;
         this.writable = writable;
@@ -119,7 +120,12 @@ public final class ContainerFileSystem extends FileSystem {
      * {@code <format>:<containerUri>!<path>}.
      */
     public URI containerUri() {
-        return containerUri;
+        URI uri = containerUri;
+        if (uri == null) {
+            uri = containerPath.toUri();
+            containerUri = uri;
+        }
+        return uri;
     }
 
     /**
@@ -133,7 +139,7 @@ public final class ContainerFileSystem extends FileSystem {
     /** The container's own file name (last element of its path or object key). */
     String containerName() {
         return containerPath != null ? String.valueOf(containerPath.getFileName())
-                : org.containerfs.spi.ContainerSource.lastSegment(containerUri);
+                : org.containerfs.spi.ContainerSource.lastSegment(containerUri());
     }
 
     void decompressedBy(org.containerfs.storage.gzip.GzipInput gzip) {
@@ -279,11 +285,11 @@ public final class ContainerFileSystem extends FileSystem {
 
     @Override
     public String toString() {
-        return format.name() + ":" + containerUri;
+        return format.name() + ":" + containerUri();
     }
 
     URI uriOf(ContainerPath absolute) {
-        return Uris.containerUri(format.name(), containerUri, absolute.toString());
+        return Uris.containerUri(format.name(), containerUri(), absolute.toString());
     }
 
     void ensureOpen() {

@@ -104,6 +104,17 @@ public final class ContainerFileSystems {
     }
 
     /**
+     * {@code input} behind the block cache a container's open puts in front of it (env {@code blockCacheBytes},
+     * {@code blockCacheReadAhead}, ...: the same keys, the same defaults) when it is remote; a local input as it
+     * is. For bytes read beside the containers (a plain file of a tree): small reads in order are coalesced and
+     * read ahead as a container's are. Closing the result closes {@code input}.
+     */
+    public static ContainerInput blockCached(ContainerInput input, Map<String, ?> env) {
+        return BlockCachedInput.cacheIfRemote(input,
+                BlockCacheSettings.of(new org.containerfs.spi.FormatOptions(env == null ? Map.of() : env)));
+    }
+
+    /**
      * A read-only tree over directory {@code dir} (on any NIO file system) and everything below it:
      * its directories and plain files as they are, every container shown as a directory of its own
      * name holding the container's tree ({@code /run1/conf.1000.lime/msg02/rec04.ildg-binary-data}).

@@ -349,11 +349,22 @@ final class IndexCache {
         return dir.resolve(format.toLowerCase(Locale.ROOT) + "-" + name + SUFFIX);
     }
 
-    private static MessageDigest sha256() {
+    /** Cloned for each use: a provider lookup per open ({@code getInstance}) cost more than the hash itself. */
+    private static final MessageDigest SHA256_PROTOTYPE = newSha256();
+
+    private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA256_PROTOTYPE.clone();
+        } catch (CloneNotSupportedException e) {
+            return newSha256();
         }
     }
 
@@ -402,11 +413,17 @@ final class IndexCache {
     private static Entry read(Path file, String format, URI uri) {
         byte[] raw;
         try {
-            long size = Files.size(file);
-            if (size > MAX_ENTRY) {
-                throw new IOException("entry of " + size + " bytes");
+            try (java.nio.channels.SeekableByteChannel in = Files.newByteChannel(file)) { // one open, no stat
+                long size = in.size();
+                if (size > MAX_ENTRY) {
+                    throw new IOException("entry of " + size + " bytes");
+                }
+                ByteBuffer all = ByteBuffer.allocate((int) size);
+                while (all.hasRemaining() && in.read(all) >= 0) {
+                    // reads until the size seen at open
+                }
+                raw = all.hasRemaining() ? java.util.Arrays.copyOf(all.array(), all.position()) : all.array();
             }
-            raw = Files.readAllBytes(file);
         } catch (NoSuchFileException absent) {
             return null;
         } catch (IOException | RuntimeException e) {

@@ -62,6 +62,8 @@ final class ContainerCache {
     /** Access-ordered: iteration starts at the least recently used. */
     private final LinkedHashMap<List<String>, Handle> handles = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<List<String>, Stamp> notContainers = new ConcurrentHashMap<>();
+    /** The handles of {@link #handles} that are open, by their file system (identity): see {@link #acquireOpen}. */
+    private final Map<FileSystem, Handle> byFileSystem = new java.util.IdentityHashMap<>();
     private boolean closed;
     private long opened;
     private int peak;
@@ -131,6 +133,7 @@ final class ContainerCache {
                             throw new java.nio.file.ClosedFileSystemException();
                         }
                         handle.fs = fs;
+                        byFileSystem.put(fs, handle);
                         handle.bytes = estimate;
                         bytes += estimate;
                         peakBytes = Math.max(peakBytes, bytes);
@@ -167,6 +170,23 @@ final class ContainerCache {
                 : org.containerfs.spi.Container.DEFAULT_INDEX_MEMORY;
     }
 
+    /**
+     * The handle whose open container is {@code fs}, pinned until {@link #release}, if that container is still the
+     * open one of its file; null if it was closed since (then {@link #acquire} it by its source path). No lookup by
+     * path and no change to the least-recently-used order: for the entries of a listing of that container, whose
+     * listing itself was an {@link #acquire}.
+     */
+    synchronized Handle acquireOpen(FileSystem fs) {
+        if (closed) {
+            throw new java.nio.file.ClosedFileSystemException();
+        }
+        Handle h = byFileSystem.get(fs);
+        if (h != null) {
+            h.pins++;
+        }
+        return h;
+    }
+
     /** Unpins; an unpinned container beyond the bound (pinned when it was due) is closed now. */
     void release(Handle handle) throws IOException {
         List<Handle> evicted = new ArrayList<>();
@@ -187,6 +207,7 @@ final class ContainerCache {
             Handle h = it.next();
             if (h.pins == 0 && h.fs != null) {
                 it.remove();
+                byFileSystem.remove(h.fs);
                 bytes -= h.bytes;
                 evicted.add(h);
             }
@@ -218,6 +239,7 @@ final class ContainerCache {
             closed = true;
             all = new ArrayList<>(handles.values());
             handles.clear();
+            byFileSystem.clear();
             bytes = 0;
         }
         all.removeIf(h -> h.fs == null);

@@ -51,6 +51,8 @@ public final class EnsembleFileSystem extends FileSystem {
     private final URI baseUri;
     private final ContainerNames names;
     private final ContainerCache cache;
+    /** The env every container's open gets (the tree's own keys taken out). */
+    private final Map<String, ?> containerEnv;
     private final EnsemblePath root;
     private final EnsembleFileStore store;
     /** Channels and directory streams of the source's own files, closed with the tree. */
@@ -84,7 +86,8 @@ public final class EnsembleFileSystem extends FileSystem {
         this.source = source;
         this.baseUri = source.uri();
         this.names = new ContainerNames(options.getString(CONTAINER_NAMES, null));
-        this.cache = new ContainerCache(source, (int) capacity, capacityBytes, Map.copyOf(containerEnv));
+        this.containerEnv = Map.copyOf(containerEnv);
+        this.cache = new ContainerCache(source, (int) capacity, capacityBytes, this.containerEnv);
         this.root = new EnsemblePath(this, true, new String[0]);
         this.store = new EnsembleFileStore(this, source);
     }
@@ -191,6 +194,17 @@ public final class EnsembleFileSystem extends FileSystem {
         }
     }
 
+    /**
+     * The format's attributes of a path inside a container (its view's {@code *}: what
+     * {@code Files.readAttributes(p, "lime:*")} gives in the container's single open), for {@code ls -l} and the
+     * like; empty for a path outside every container and for a container's own directory, which a listing shows
+     * from its file's {@code stat} without opening it. Opens the container (through the bounded cache) if it is not
+     * open.
+     */
+    public Map<String, Object> formatAttributes(Path path) throws IOException {
+        return EnsembleFileSystemProvider.formatAttributes(treePath(path));
+    }
+
     private EnsemblePath treePath(Path path) {
         if (!(path instanceof EnsemblePath p) || p.getFileSystem() != this) {
             throw new java.nio.file.ProviderMismatchException("not a path of this tree: " + path);
@@ -286,7 +300,10 @@ public final class EnsembleFileSystem extends FileSystem {
      * the listing, not by name), or null.
      */
     <T> T inContainer(Location where, Path listed, ContainerAction<T> action) throws IOException {
-        ContainerCache.Handle handle = cache.acquire(where.source());
+        ContainerCache.Handle handle = listed != null ? cache.acquireOpen(listed.getFileSystem()) : null;
+        if (handle == null) {
+            handle = cache.acquire(where.source());
+        }
         try {
             FileSystem open = handle.fileSystem();
             return action.run(listed != null && listed.getFileSystem() == open ? listed : innerPath(handle, where));
@@ -452,6 +469,10 @@ public final class EnsembleFileSystem extends FileSystem {
     @Override
     public String toString() {
         return "ensemble:" + baseUri;
+    }
+
+    Map<String, ?> containerEnv() {
+        return containerEnv;
     }
 
     /** Where the files of the tree live (for the provider). */

@@ -257,7 +257,7 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
         EnsembleFileSystem fs = p.getFileSystem();
         return at(p, where -> {
             if (!where.inContainer()) {
-                SeekableByteChannel source = fs.files().newByteChannel(where.source());
+                SeekableByteChannel source = fs.files().newByteChannel(where.source(), fs.containerEnv());
                 ReleasingChannel[] tracked = new ReleasingChannel[1];
                 tracked[0] = new ReleasingChannel(source, () -> fs.untrack(tracked[0]));
                 fs.track(tracked[0]);
@@ -350,7 +350,22 @@ public final class EnsembleFileSystemProvider extends FileSystemProvider {
                 throw new UnsupportedOperationException(p + ": view " + view
                         + " is available only on paths inside a container");
             }
-            return p.getFileSystem().inContainer(where, inner -> Files.readAttributes(inner, attributes, options));
+            return p.getFileSystem().inContainer(where, p.listedInner(),
+                    inner -> Files.readAttributes(inner, attributes, options));
+        });
+    }
+
+    /** See {@link EnsembleFileSystem#formatAttributes}. */
+    static Map<String, Object> formatAttributes(EnsemblePath p) throws IOException {
+        return at(p, where -> {
+            if (!where.inContainer() || where.inner().length == 0) {
+                return Map.of();
+            }
+            return p.getFileSystem().inContainer(where, p.listedInner(), inner -> {
+                String view = inner.getFileSystem().provider().getScheme();
+                return inner.getFileSystem().supportedFileAttributeViews().contains(view)
+                        ? Files.readAttributes(inner, view + ":*") : Map.of();
+            });
         });
     }
 

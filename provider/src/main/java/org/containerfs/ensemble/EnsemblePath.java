@@ -30,6 +30,8 @@ public final class EnsemblePath implements Path {
      */
     private final EnsembleFileSystem.Location listedAt;
     private final Path listedInner;
+    /** toString(), made on first use (a benign race: every thread makes the same string). */
+    private String string;
 
     EnsemblePath(EnsembleFileSystem fs, boolean absolute, String[] names) {
         this(fs, absolute, names, null, null);
@@ -55,8 +57,18 @@ public final class EnsemblePath implements Path {
         if (s.indexOf('\0') >= 0) {
             throw new InvalidPathException(s, "NUL character not allowed");
         }
-        String[] parts = Arrays.stream(s.split("/")).filter(n -> !n.isEmpty()).toArray(String[]::new);
-        return new EnsemblePath(fs, s.startsWith("/"), parts);
+        // split by hand: the mount asks a path by its string for every request
+        java.util.ArrayList<String> parts = new java.util.ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= s.length(); i++) {
+            if (i == s.length() || s.charAt(i) == '/') {
+                if (i > from) {
+                    parts.add(s.substring(from, i));
+                }
+                from = i + 1;
+            }
+        }
+        return new EnsemblePath(fs, s.startsWith("/"), parts.toArray(new String[0]));
     }
 
     /** The names, shared: never modify. */
@@ -187,7 +199,11 @@ public final class EnsemblePath implements Path {
 
     @Override
     public EnsemblePath normalize() {
-        if (Arrays.stream(names).noneMatch(n -> n.equals(".") || n.equals(".."))) {
+        boolean dots = false;
+        for (String n : names) {
+            dots |= n.equals(".") || n.equals("..");
+        }
+        if (!dots) {
             return this;
         }
         Deque<String> kept = new ArrayDeque<>();
@@ -304,6 +320,11 @@ public final class EnsemblePath implements Path {
 
     @Override
     public String toString() {
-        return (absolute ? "/" : "") + String.join("/", names);
+        String s = string;
+        if (s == null) { // kept: the mount and the walks ask a path's string more than once
+            s = (absolute ? "/" : "") + String.join("/", names);
+            string = s;
+        }
+        return s;
     }
 }

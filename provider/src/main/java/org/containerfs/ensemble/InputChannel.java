@@ -5,32 +5,37 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
+import java.util.Map;
+import org.containerfs.core.ContainerFileSystems;
 import org.containerfs.storage.ContainerInput;
 
 /**
- * A plain file of a {@link TreeSource} read through its {@link ContainerInput}: reads are served from one
- * window of up to {@value #WINDOW} bytes, fetched in one read of the input when a read falls outside it, so a
- * reader going through the file in small pieces (8 KiB at a time, as {@code cp} does) costs one request per
- * window on a remote store, not one per piece.
+ * A plain file of a {@link TreeSource} read through its {@link ContainerInput}, behind the core's block cache
+ * ({@link ContainerFileSystems#blockCached}) when the input is remote: a reader going through the file in small
+ * pieces (8 KiB at a time, as {@code cp} does) gets the read-ahead a container's reads get, not one request per
+ * piece. This channel only keeps the position.
  */
 final class InputChannel implements SeekableByteChannel {
-    static final int WINDOW = 1 << 20;
-
     private final ContainerInput input;
     private final long size;
     private long position;
-    private ByteBuffer window;
-    private long windowStart = -1;
     private boolean open = true;
 
-    InputChannel(ContainerInput input) throws IOException {
-        this.input = input;
+    /** Takes {@code input} over (closes it, also when this constructor fails). */
+    InputChannel(ContainerInput input, Map<String, ?> env) throws IOException {
+        ContainerInput cached = input;
         try {
-            this.size = input.size();
+            cached = ContainerFileSystems.blockCached(input, env);
+            this.size = cached.size();
         } catch (IOException | RuntimeException e) {
-            input.close();
+            try {
+                cached.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
+        this.input = cached;
     }
 
     @Override
@@ -42,37 +47,20 @@ final class InputChannel implements SeekableByteChannel {
         if (!dst.hasRemaining()) {
             return 0;
         }
-        if (dst.remaining() >= WINDOW) { // a big read goes straight through
-            int n = input.read(dst, position);
-            if (n > 0) {
-                position += n;
-            }
-            return n;
+        ByteBuffer within = dst;
+        if (dst.remaining() > size - position) { // the size seen at open bounds the reads, as a file's channel does
+            within = dst.duplicate().limit(dst.position() + (int) (size - position));
         }
-        if (window == null || position < windowStart || position >= windowStart + window.limit()) {
-            fill(position);
+        int n = input.read(within, position);
+        if (n < 0) {
+            throw new IOException(input.uri() + " ended at byte " + position + " of the " + size
+                    + " it had when opened: it was truncated or replaced");
         }
-        int from = (int) (position - windowStart);
-        int n = Math.min(dst.remaining(), window.limit() - from);
-        dst.put(window.duplicate().position(from).limit(from + n));
+        if (within != dst) {
+            dst.position(within.position());
+        }
         position += n;
         return n;
-    }
-
-    private void fill(long at) throws IOException {
-        int want = (int) Math.min(WINDOW, size - at);
-        ByteBuffer b = window != null && window.capacity() >= want ? window.clear() : ByteBuffer.allocate(want);
-        b.limit(want);
-        while (b.hasRemaining()) {
-            int n = input.read(b, at + b.position());
-            if (n < 0) {
-                throw new IOException(input.uri() + " ended at byte " + (at + b.position()) + " of the " + size
-                        + " it had when opened: it was truncated or replaced");
-            }
-        }
-        b.flip();
-        window = b;
-        windowStart = at;
     }
 
     @Override
@@ -125,7 +113,6 @@ final class InputChannel implements SeekableByteChannel {
                 return;
             }
             open = false;
-            window = null;
         }
         input.close();
     }

@@ -104,7 +104,7 @@ final class PathTreeSource implements TreeSource {
     }
 
     @Override
-    public SeekableByteChannel newByteChannel(List<String> file) throws IOException {
+    public SeekableByteChannel newByteChannel(List<String> file, Map<String, ?> env) throws IOException {
         return Files.newByteChannel(resolve(file), StandardOpenOption.READ);
     }
 

@@ -59,9 +59,18 @@ public interface TreeSource extends Closeable {
         return ContainerFileSystems.open(input(file), env);
     }
 
-    /** A read channel of plain file {@code file}. The default reads {@link #input} through a small window. */
+    /** A read channel of plain file {@code file}: {@link #newByteChannel(List, Map)} with the block cache's defaults. */
     default SeekableByteChannel newByteChannel(List<String> file) throws IOException {
-        return new InputChannel(input(file));
+        return newByteChannel(file, Map.of());
+    }
+
+    /**
+     * A read channel of plain file {@code file}; {@code env}: the tree's env for the containers' opens. The default
+     * reads {@link #input} through the core's block cache when it is remote ({@code blockCache*} keys of {@code env}),
+     * as a container's reads go.
+     */
+    default SeekableByteChannel newByteChannel(List<String> file, Map<String, ?> env) throws IOException {
+        return new InputChannel(input(file), env);
     }
 
     /**

@@ -25,7 +25,8 @@ import org.containerfs.storage.gzip.GzipInput;
  * <li>block cache: {@link BlockCachedInput} in front of a remote input (an object store's; a local file is read
  * directly);
  * <li>decompression: {@link Decompression}, a {@link GzipInput} over a gzip file that no format reads as it is;
- * <li>detection: {@link FormatDetection}, the format whose probe claims the (decompressed) head;
+ * <li>detection: {@link FormatDetection}, the format whose probe claims the (decompressed) head (a remote input whose
+ * exact identity has an {@link IndexCache} entry is not read for it: the entry names the format);
  * <li>format: {@link FormatOpen}, the format's scan through the persisted {@link IndexCache};
  * <li>file system: {@link ContainerFileSystem}, registered in its provider's {@link FileSystemRegistry} when it was
  * opened by Path or URI (a file system of an input is not).

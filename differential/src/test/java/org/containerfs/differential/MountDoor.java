@@ -12,10 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.containerfs.fuse.FuseSession;
+import org.containerfs.fuse.LowLevelMount;
 import org.containerfs.fuse.LibFuse;
 import org.containerfs.fuse.MountCommand;
 import org.containerfs.fuse.MountLog;
+import org.containerfs.fuse.MountedSession;
 import org.containerfs.fuse.MountSettings;
 
 /**
@@ -91,7 +92,8 @@ final class MountDoor implements Door {
         MountSettings settings = MountSettings.defaults(input.file().toString()).withReadOnly(true)
                 .withExtraOptions(List.of());
         try (fs) {
-            FuseSession session = FuseSession.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings,
+            // the default engine of containerfs mount (libfuse's low-level API)
+            MountedSession session = LowLevelMount.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings,
                     new MountLog(new PrintStream(log, true, StandardCharsets.UTF_8), false));
             try {
                 return walk();

@@ -65,7 +65,9 @@ public final class LowLevelMount implements MountedSession {
                 log::error);
         log.info("libfuse " + lib.packageVersion() + ", low-level engine, " + threads + " serving thread(s)");
         if (settings.readAheadKb() > 0) {
-            FuseSession.setReadAhead(mp, settings.readAheadKb(), log);
+            // not now: the kernel sets the window again when it takes the reply to INIT (served by a thread
+            // that may not have run yet), which would undo it
+            session.afterInit(() -> FuseSession.setReadAhead(mp, settings.readAheadKb(), log));
         }
         return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null);
     }

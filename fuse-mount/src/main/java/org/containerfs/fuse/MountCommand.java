@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.containerfs.core.ContainerFileSystems;
+import org.containerfs.fuse.lowlevel.LowLevelUnavailableException;
 import org.containerfs.spi.OpenProgress;
 import org.containerfs.s3.S3Arguments;
 import picocli.CommandLine.Command;
@@ -113,10 +114,11 @@ public final class MountCommand implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--engine", paramLabel = "<engine>", defaultValue = "highlevel",
-            description = "highlevel (jfuse) or lowlevel (libfuse's low-level API: requests by inode, kernel-cached "
-                    + "listings; --rw as with highlevel) (default: ${DEFAULT-VALUE})")
-    Engine engine;
+    @Option(names = "--engine", paramLabel = "<engine>",
+            description = "lowlevel (libfuse's low-level API: requests by inode, kernel-cached listings, spliced reads) "
+                    + "or highlevel (jfuse, the fallback) (default: lowlevel; if libfuse is older than 3.5 or lacks a "
+                    + "function it needs, highlevel, said on stderr)")
+    Engine engine; // null: not named, the low-level engine with the fallback
 
     private final PrintStream out;
     private final PrintStream err;
@@ -214,7 +216,7 @@ public final class MountCommand implements Callable<Integer> {
         MountedSession session;
         try {
             Path root = fs.getRootDirectories().iterator().next();
-            session = engine.mount(root, mountPoint, settings, log);
+            session = mount(root, settings, log);
         } catch (FuseUnavailableException e) {
             closeQuietly(fs, log);
             err.println("containerfs mount: FUSE is not available: " + e.getMessage());
@@ -247,6 +249,44 @@ public final class MountCommand implements Callable<Integer> {
         boolean ended = cleanup(session, fs, log);
         // a signal's unmount that could only detach: the shell's convention for "ended by that signal"
         return ended || signals.signalNumber() == 0 ? 0 : 128 + signals.signalNumber();
+    }
+
+    /** How an engine mounts: {@link Engine#mount}, or a stand-in in a test. */
+    @FunctionalInterface
+    interface Mounter {
+        MountedSession mount(Engine engine) throws FuseUnavailableException, IOException;
+    }
+
+    private MountedSession mount(Path root, MountSettings settings, MountLog log)
+            throws FuseUnavailableException, IOException {
+        return mount(engine, e -> e.mount(root, mountPoint, settings, log), err, debug);
+    }
+
+    /**
+     * Mounts with the engine named; none named ({@code null}), with the low-level engine, or with the high-level
+     * one when this libfuse cannot run the low-level engine (older than 3.5, a function missing), saying so in
+     * one line on {@code err}. A named engine that cannot run is refused as it is.
+     */
+    static MountedSession mount(Engine named, Mounter mounter, PrintStream err, boolean debug)
+            throws FuseUnavailableException, IOException {
+        if (named != null) {
+            return mounter.mount(named);
+        }
+        try {
+            return mounter.mount(Engine.lowlevel);
+        } catch (FuseUnavailableException e) {
+            if (!(e.getCause() instanceof LowLevelUnavailableException why)
+                    || why.getCause() instanceof IllegalCallerException) { // native access: jfuse needs it too
+                throw e;
+            }
+            err.println("containerfs mount: the low-level engine cannot run (" + e.getMessage() + "); mounting with "
+                    + "the high-level engine (jfuse) instead");
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return mounter.mount(Engine.highlevel);
+        }
     }
 
     /** With --debug, the stack trace of an error whose message was printed (as every command does). */
@@ -420,7 +460,9 @@ public final class MountCommand implements Callable<Integer> {
         cmd.add("--cache-timeout=" + cacheTimeout);
         cmd.add("--grace=" + graceSeconds);
         cmd.add("--read-ahead=" + readAheadKb);
-        cmd.add("--engine=" + engine);
+        if (engine != null) {
+            cmd.add("--engine=" + engine); // else the child picks, and says so in the log, if it falls back
+        }
         if (verbose) {
             cmd.add("--verbose");
         }

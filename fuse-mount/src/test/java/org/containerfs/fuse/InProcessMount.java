@@ -23,9 +23,9 @@ final class InProcessMount implements AutoCloseable {
         this.logBytes = logBytes;
     }
 
-    /** Mounted by the default engine (jfuse's high-level API). */
+    /** Mounted by the default engine (libfuse's low-level API, as {@code mount} without {@code --engine}). */
     static InProcessMount mount(Path container, Path mountPoint, boolean readWrite) throws Exception {
-        return mount(Engine.highlevel, container, mountPoint, readWrite);
+        return mount(Engine.lowlevel, container, mountPoint, readWrite);
     }
 
     /** Mounted by {@code engine}, with further {@code -o} options. */

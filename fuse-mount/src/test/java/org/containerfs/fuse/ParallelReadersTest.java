@@ -42,7 +42,7 @@ class ParallelReadersTest {
         }
         String want = FuseTestSupport.sha256(payload);
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+        try (InProcessMount m = InProcessMount.mount(MountCommand.Engine.highlevel, container, mp, false)) {
             String file = m.path("/msg01/rec01.big-binary").toString();
             List<CompletableFuture<FuseTestSupport.Result>> readers = new ArrayList<>();
             for (int i = 0; i < 8; i++) {

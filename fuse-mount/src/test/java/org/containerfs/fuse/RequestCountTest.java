@@ -44,7 +44,7 @@ class RequestCountTest {
         int directories = MESSAGES + 1;
         int files = MESSAGES * RECORDS_PER_MESSAGE;
         Path mp = Files.createDirectory(dir.resolve("mnt"));
-        try (InProcessMount m = InProcessMount.mount(container, mp, false)) {
+        try (InProcessMount m = InProcessMount.mount(MountCommand.Engine.highlevel, container, mp, false)) {
             NioFuseOperations ops = m.highLevel().operations();
             FuseTestSupport.sh("ls", m.mountPoint.toString()).ok(); // the mount answers; its root is known
             for (String round : new String[] {"first", "again"}) {

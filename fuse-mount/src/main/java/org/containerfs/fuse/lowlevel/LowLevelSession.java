@@ -54,6 +54,11 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
     /** Sends the kernel notifications ({@link Invalidation}) off the serving threads; null until mounted. */
     private java.util.concurrent.ExecutorService notifier;
     private volatile boolean notifying;
+    /** Whether the kernel's INIT has been served (then its reply has been taken by the kernel, see {@link #serve}). */
+    private volatile boolean initialized;
+    /** Run once after INIT's reply: {@link #afterInit}. */
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> afterInit =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private LowLevelSession(LowLevelLibrary lib, LowLevelOperations ops, Consumer<String> log) {
         this.lib = lib;
@@ -148,6 +153,9 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
                         break;
                     }
                     lib.processBuf.invokeExact(session, buf);
+                    if (initialized && afterInit.get() != null) {
+                        runAfterInit();
+                    }
                 }
             } finally {
                 lib.free.invokeExact(buf.get(ADDRESS, Abi.BUF_MEM));
@@ -156,6 +164,27 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
             log.accept("a serving thread failed: " + t);
         } finally {
             running.countDown();
+        }
+    }
+
+    /**
+     * Runs {@code action} once the kernel has taken the reply to its INIT (which sets, e.g., the mount's
+     * read-ahead window, so a change made before it would be undone): on the serving thread that processed
+     * INIT, right after it (libfuse replies to INIT within the processing, and the kernel takes a reply
+     * within the write), or, if INIT was served before this call, after the next request served.
+     */
+    public void afterInit(Runnable action) {
+        afterInit.set(action);
+    }
+
+    private void runAfterInit() {
+        Runnable action = afterInit.getAndSet(null);
+        if (action != null) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                log.accept("after init: " + e);
+            }
         }
     }
 
@@ -340,6 +369,8 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
             ops.init(new Connection(conn));
         } catch (Throwable t) {
             log.accept("init failed: " + t);
+        } finally {
+            initialized = true; // read by this thread after processing INIT, i.e. after libfuse's reply
         }
     }
 

@@ -108,9 +108,19 @@ final class StopSignals implements AutoCloseable {
         }
     }
 
-    /** Gives the signals back to the handlers they had before {@link #install}. */
+    /**
+     * Gives the signals back to the handlers they had before {@link #install}, unless a signal already asked the
+     * mount to end: then the process is on its way out, and a second signal (Ctrl-C pressed twice, a SIGTERM after a
+     * SIGINT) arriving between this and the exit must not turn the clean unmount into death by the JVM's default
+     * handler (exit 143). {@code SignalDuringStartupTest} sends such pairs.
+     */
     @Override
     public void close() {
+        synchronized (this) {
+            if (requested) {
+                return;
+            }
+        }
         previous.forEach(sun.misc.Signal::handle);
     }
 }

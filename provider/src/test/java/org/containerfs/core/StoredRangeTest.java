@@ -75,7 +75,9 @@ class StoredRangeTest {
                 StoredRange r = range.get();
                 assertThat(r.file().isAbsolute()).isTrue();
                 assertThat(r.length()).as("length of the range of %s", p).isEqualTo(Files.size(p));
-                assertThat(sha).as("a file with a range reads without failure: %s", p).isNotNull();
+                // a range is served by the mount without NIO's checks: bytes NIO refuses (truncated, failed CRC) must
+                // have none, or the mount would answer what every other door calls damage
+                assertThat(failure).as("a file with a range must read through NIO: %s", p).isNull();
                 assertThat(sha256(readRange(r))).as("bytes of the range of %s (%s)", p, r).isEqualTo(sha);
             }
             out.add(new Seen(p, sha, failure, range));
@@ -226,6 +228,36 @@ class StoredRangeTest {
             }
         });
         assertThat(g3.get("simple-types.g3.gz")).isNotEmpty();
+    }
+
+    @Test
+    void g3ValuesOfAFrameWithAFailedCrcHaveNoRange() throws Exception {
+        byte[] bytes = Files.readAllBytes(corpus().resolve("g3").resolve("simple-types.g3"));
+        int flipped = 0;
+        List<Seen> failing = List.of();
+        // flip one byte at a time from the middle on until a value fails its frame's CRC (not a header, which would
+        // refuse the whole file), so the test does not depend on where the corpus file's frames lie
+        for (int at = bytes.length / 2; at < bytes.length - 8 && failing.isEmpty(); at += 7) {
+            byte[] damaged = bytes.clone();
+            damaged[at] ^= 0x5a;
+            Path copy = tmp.resolve("crc-" + at + ".g3");
+            Files.write(copy, damaged);
+            FileSystem fs;
+            try {
+                fs = ContainerFileSystems.open(copy);
+            } catch (IOException refused) {
+                continue;
+            }
+            try (fs) {
+                List<Seen> seen = walk(fs); // asserts that no file with a range fails to read
+                failing = seen.stream().filter(s -> s.readFailure() != null).toList();
+                flipped = at;
+            }
+        }
+        assertThat(failing).as("values failing their CRC after flipping byte %d", flipped).isNotEmpty();
+        for (Seen s : failing) {
+            assertThat(s.range()).as("range of %s, whose frame fails its CRC", s.path()).isEmpty();
+        }
     }
 
     @ParameterizedTest

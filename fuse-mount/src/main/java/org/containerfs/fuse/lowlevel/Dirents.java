@@ -68,6 +68,50 @@ final class Dirents {
         return bytes;
     }
 
+    /**
+     * The length of {@code name} in a record if it is plain ASCII without NUL (written without a byte array
+     * by {@link #plain(MemorySegment, long, long, String, long, int, long)} and its kin), else -1.
+     */
+    static int asciiLength(String name) {
+        int n = name.length();
+        for (int i = 0; i < n; i++) {
+            char c = name.charAt(i);
+            if (c == 0 || c >= 0x80) {
+                return -1;
+            }
+        }
+        return n;
+    }
+
+    /** {@link #plain(MemorySegment, long, long, byte[], long, int, long)} of a name as libfuse takes it. */
+    static long plain(MemorySegment buf, long at, long remaining, String name, long ino, int mode, long nextOffset) {
+        int ascii = asciiLength(name);
+        if (ascii < 0) {
+            return plain(buf, at, remaining, nameBytes(name), ino, mode, nextOffset);
+        }
+        long length = padded(DIRENT_NAME, ascii);
+        if (length <= remaining) {
+            dirent(buf, at, null, name, ascii, ino, mode, nextOffset, length - DIRENT_NAME - ascii);
+        }
+        return length;
+    }
+
+    /** {@link #plus(MemorySegment, long, long, byte[], long, long, FileAttributes, double, double, long)} of a name as libfuse takes it. */
+    static long plus(MemorySegment buf, long at, long remaining, String name, long nodeId, long generation,
+            FileAttributes a, double entryTimeout, double attrTimeout, long nextOffset) {
+        int ascii = asciiLength(name);
+        if (ascii < 0) {
+            return plus(buf, at, remaining, nameBytes(name), nodeId, generation, a, entryTimeout, attrTimeout, nextOffset);
+        }
+        long length = padded(DIRENTPLUS_NAME, ascii);
+        if (length <= remaining) {
+            entryOut(buf, at, nodeId, generation, a, entryTimeout, attrTimeout);
+            dirent(buf, at + ENTRY_OUT_SIZE, null, name, ascii, a.ino(), a.mode(), nextOffset,
+                    length - DIRENTPLUS_NAME - ascii);
+        }
+        return length;
+    }
+
     /** A record's length: {@code nameOffset + nameLength} rounded up to 8 ({@code FUSE_DIRENT_ALIGN}). */
     static long padded(long nameOffset, int nameLength) {
         return (nameOffset + nameLength + 7) & ~7L;
@@ -82,7 +126,7 @@ final class Dirents {
         if (length > remaining) {
             return length;
         }
-        dirent(buf, at, name, ino, mode, nextOffset, length - DIRENT_NAME - name.length);
+        dirent(buf, at, name, null, name.length, ino, mode, nextOffset, length - DIRENT_NAME - name.length);
         return length;
     }
 
@@ -98,6 +142,15 @@ final class Dirents {
         if (length > remaining) {
             return length;
         }
+        entryOut(buf, at, nodeId, generation, a, entryTimeout, attrTimeout);
+        dirent(buf, at + ENTRY_OUT_SIZE, name, null, name.length, a.ino(), a.mode(), nextOffset,
+                length - DIRENTPLUS_NAME - name.length);
+        return length;
+    }
+
+    /** A {@code struct fuse_entry_out} at {@code at}, as libfuse's {@code fill_entry} and {@code convert_stat}. */
+    private static void entryOut(MemorySegment buf, long at, long nodeId, long generation, FileAttributes a,
+            double entryTimeout, double attrTimeout) {
         buf.set(LONG, at + ENTRY_NODEID, nodeId);
         buf.set(LONG, at + ENTRY_GENERATION, generation);
         buf.set(LONG, at + ENTRY_VALID, seconds(entryTimeout));
@@ -121,18 +174,25 @@ final class Dirents {
         buf.set(INT, attr + ATTR_RDEV, 0);
         buf.set(INT, attr + ATTR_BLKSIZE, 4096);
         buf.set(INT, attr + ATTR_FLAGS, 0);
-        dirent(buf, at + ENTRY_OUT_SIZE, name, a.ino(), a.mode(), nextOffset, length - DIRENTPLUS_NAME - name.length);
-        return length;
     }
 
-    private static void dirent(MemorySegment buf, long at, byte[] name, long ino, int mode, long nextOffset, long pad) {
+    /** A {@code struct fuse_dirent} and its name: {@code bytes}, else the ASCII {@code text}, of {@code length}. */
+    private static void dirent(MemorySegment buf, long at, byte[] bytes, String text, int length, long ino, int mode,
+            long nextOffset, long pad) {
         buf.set(LONG, at + DIRENT_INO, ino);
         buf.set(LONG, at + DIRENT_OFF, nextOffset);
-        buf.set(INT, at + DIRENT_NAMELEN, name.length);
+        buf.set(INT, at + DIRENT_NAMELEN, length);
         buf.set(INT, at + DIRENT_TYPE, (mode & S_IFMT) >>> 12);
-        MemorySegment.copy(name, 0, buf, ValueLayout.JAVA_BYTE, at + DIRENT_NAME, name.length);
+        long name = at + DIRENT_NAME;
+        if (bytes != null) {
+            MemorySegment.copy(bytes, 0, buf, ValueLayout.JAVA_BYTE, name, length);
+        } else {
+            for (int i = 0; i < length; i++) {
+                buf.set(ValueLayout.JAVA_BYTE, name + i, (byte) text.charAt(i));
+            }
+        }
         for (long i = 0; i < pad; i++) {
-            buf.set(ValueLayout.JAVA_BYTE, at + DIRENT_NAME + name.length + i, (byte) 0);
+            buf.set(ValueLayout.JAVA_BYTE, name + length + i, (byte) 0);
         }
     }
 

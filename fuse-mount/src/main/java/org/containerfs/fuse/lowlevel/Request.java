@@ -202,7 +202,7 @@ public final class Request {
          * false if it does not fit (nothing added).
          */
         public boolean add(String name, long ino, int mode, long nextOffset) {
-            return added(Dirents.plain(buffer, used, capacity - used, Dirents.nameBytes(name), ino, mode, nextOffset));
+            return added(Dirents.plain(buffer, used, capacity - used, name, ino, mode, nextOffset));
         }
 
         /**
@@ -212,7 +212,7 @@ public final class Request {
          */
         public boolean addPlus(String name, long nodeId, FileAttributes attributes, long generation,
                 double entryTimeout, double attrTimeout, long nextOffset) {
-            return added(Dirents.plus(buffer, used, capacity - used, Dirents.nameBytes(name), nodeId, generation,
+            return added(Dirents.plus(buffer, used, capacity - used, name, nodeId, generation,
                     attributes, entryTimeout, attrTimeout, nextOffset));
         }
 

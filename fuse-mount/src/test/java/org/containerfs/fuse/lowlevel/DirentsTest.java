@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The READDIR(PLUS) records the engine writes in Java ({@link Dirents}) against the ones the installed
  * libfuse writes for the same entry ({@code fuse_add_direntry}, {@code fuse_add_direntry_plus}): byte for
- * byte, for names of every padding, multi-byte and NUL-cut names, timeouts with fractions, huge and negative
+ * byte, for names of every padding (ASCII names are written without a byte array, others through their UTF-8
+ * bytes: both ways here), multi-byte and NUL-cut names, timeouts with fractions, huge and negative
  * values, and a buffer too small (the same length asked, nothing written).
  */
 class DirentsTest {
@@ -64,7 +65,7 @@ class DirentsTest {
                         long next = 3L + t + ((long) cases << 20);
                         ours.fill((byte) 0xa5);
                         theirs.fill((byte) 0xa5);
-                        long ourLength = Dirents.plus(ours, 8, 2040, Dirents.nameBytes(name), nodeId, generation, a,
+                        long ourLength = Dirents.plus(ours, 8, 2040, name, nodeId, generation, a,
                                 entryTimeout, attrTimeout, next);
                         Request.writeEntry(param, nodeId, a, generation, entryTimeout, attrTimeout);
                         MemorySegment cName = arena.allocateFrom(name.substring(0,
@@ -94,7 +95,7 @@ class DirentsTest {
                     ours.fill((byte) 0xa5);
                     theirs.fill((byte) 0xa5);
                     long next = a.size() ^ name.length();
-                    long ourLength = Dirents.plain(ours, 16, 1008, Dirents.nameBytes(name), a.ino(), a.mode(), next);
+                    long ourLength = Dirents.plain(ours, 16, 1008, name, a.ino(), a.mode(), next);
                     stat.fill((byte) 0);
                     stat.set(Abi.LONG, Abi.STAT.ino(), a.ino());
                     stat.set(Abi.INT, Abi.STAT.mode(), a.mode());

@@ -84,6 +84,85 @@ class LowLevelMountTest {
         }
     }
 
+    /**
+     * The READDIRPLUS records the engine writes itself, checked through the kernel: a directory of 2,500 records
+     * (about 440 KB of records, so many replies continuing at the offsets the records carry) is listed by the
+     * kernel in the container's order, every name once, each entry's d_ino equal to its st_ino and all distinct,
+     * and the attributes the kernel took from the records alone (no LOOKUP, no GETATTR) equal to the provider's:
+     * size, blocks, modification and access times to the nanosecond, mode, one link, owner; and reading records
+     * through the node ids of those records gives their bytes.
+     */
+    @Test
+    void aBigDirectorysRecordsReachTheKernelIntactAcrossManyReplies() throws Exception {
+        int records = 2500;
+        Path big = dir.resolve("big-directory.lime");
+        try (FileSystem fs = ParallelReadersTest.lime().newFileSystem(big, Map.of("create", "true"))) {
+            Path message = Files.createDirectory(fs.getPath("/msg01"));
+            for (int r = 1; r <= records; r++) {
+                byte[] bytes = new byte[r % 7 == 0 ? 0 : 1 + r % 1000];
+                java.util.Arrays.fill(bytes, (byte) r);
+                Files.write(message.resolve(bigName(r)), bytes);
+            }
+        }
+        Path mp = Files.createDirectory(dir.resolve("big-directory"));
+        try (InProcessMount m = InProcessMount.mount(Engine.lowlevel, big, mp, false)) {
+            List<String> expected = new java.util.ArrayList<>();
+            try (java.nio.file.DirectoryStream<Path> children = Files.newDirectoryStream(m.fs.getPath("/msg01"))) {
+                for (Path child : children) {
+                    java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(child,
+                            java.nio.file.attribute.BasicFileAttributes.class);
+                    java.time.Instant t = a.lastModifiedTime().toInstant();
+                    long nanos = t.getEpochSecond() * 1_000_000_000L + t.getNano();
+                    expected.add(child.getFileName() + " " + a.size() + " " + (a.size() + 511) / 512 + " " + nanos
+                            + " " + nanos + " 100444 1");
+                }
+            }
+            assertThat(expected).hasSize(records);
+            FuseTestSupport.sh("ls", m.mountPoint.toString()).ok(); // msg01 known to the kernel: no LOOKUP of it below
+            Map<Op, Long> before = settled(m.lowLevel());
+            // os.scandir: names and d_ino in the order of the kernel's getdents; stat of each after the whole listing
+            String script = """
+                    import os, sys
+                    d = sys.argv[1]
+                    entries = [(e.name, e.inode()) for e in os.scandir(d)]
+                    for name, dino in entries:
+                        s = os.lstat(os.path.join(d, name))
+                        print(name, s.st_size, s.st_blocks, s.st_mtime_ns, s.st_atime_ns, '%o' % s.st_mode, s.st_nlink,
+                              s.st_uid == os.getuid() and s.st_gid == os.getgid(), s.st_blksize, dino, s.st_ino)
+                    """;
+            List<String> lines = FuseTestSupport.sh("python3", "-c", script, m.path("/msg01").toString()).ok().lines();
+            Map<Op, Long> requests = RequestCounts.minus(settled(m.lowLevel()), before);
+            assertThat(requests.getOrDefault(Op.READDIRPLUS, 0L)).as("one listing in many replies: %s", requests)
+                    .isGreaterThanOrEqualTo(4);
+            assertThat(requests.getOrDefault(Op.LOOKUP, 0L) + requests.getOrDefault(Op.GETATTR, 0L))
+                    .as("every attribute from the READDIRPLUS records: %s", requests).isZero();
+            List<String> shown = new java.util.ArrayList<>();
+            java.util.Set<String> inodes = new java.util.HashSet<>();
+            for (String line : lines) {
+                String[] f = line.split(" ");
+                assertThat(f).as(line).hasSize(11);
+                assertThat(f[7]).as("owner of %s", line).isEqualTo("True");
+                assertThat(f[8]).as("blksize of %s", line).isEqualTo("4096");
+                assertThat(f[9]).as("d_ino and st_ino of %s", line).isEqualTo(f[10]);
+                inodes.add(f[10]);
+                shown.add(String.join(" ", java.util.Arrays.copyOf(f, 7)));
+            }
+            assertThat(shown).as("names in the container's order, once each, with their attributes")
+                    .containsExactlyElementsOf(expected);
+            assertThat(inodes).as("distinct inode numbers").hasSize(records);
+            for (int r : new int[] {1, 7, 1234, records}) {
+                String name = "/msg01/" + bigName(r);
+                byte[] want = Files.readAllBytes(m.fs.getPath(name));
+                assertThat(FuseTestSupport.sh("cat", m.path(name).toString()).ok().stdout()).as(name).isEqualTo(want);
+            }
+        }
+    }
+
+    /** Names of 5 to 46 bytes (every padding of a record), one without a type. */
+    private static String bigName(int r) {
+        return r % 40 == 0 ? String.format("rec%02d", r) : String.format("rec%02d.%s", r, "t".repeat(r % 40));
+    }
+
     @Test
     void forgottenInodesAreFreed() throws Exception {
         Path mp = Files.createDirectory(dir.resolve("forget"));

@@ -10,13 +10,19 @@ import java.nio.ByteBuffer;
 public final class Request {
     private final LowLevelLibrary lib;
     private final MemorySegment req;
+    /**
+     * All of the address space, made once: a request's {@code fuse_file_info} is read and written at its
+     * address here, with no {@code reinterpret} per request (a caller-sensitive call that walks the stack).
+     */
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    /** The request's {@code struct fuse_file_info *} as libfuse passed it (NULL for requests without one). */
     private final MemorySegment fileInfo;
     private boolean answered;
 
     Request(LowLevelLibrary lib, MemorySegment req, MemorySegment fileInfo) {
         this.lib = lib;
         this.req = req;
-        this.fileInfo = fileInfo.address() == 0 ? fileInfo : fileInfo.reinterpret(Abi.FI_SIZE);
+        this.fileInfo = fileInfo;
     }
 
     boolean answered() {
@@ -32,12 +38,12 @@ public final class Request {
 
     /** The file handle of an open file or directory (0 if the request carries none). */
     public long fileHandle() {
-        return fileInfo.address() == 0 ? 0 : fileInfo.get(Abi.LONG, Abi.FI_FH);
+        return fileInfo.address() == 0 ? 0 : ALL.get(Abi.LONG, fileInfo.address() + Abi.FI_FH);
     }
 
     /** The open(2) flags of an open request. */
     public int openFlags() {
-        return fileInfo.address() == 0 ? 0 : fileInfo.get(Abi.INT, Abi.FI_FLAGS);
+        return fileInfo.address() == 0 ? 0 : ALL.get(Abi.INT, fileInfo.address() + Abi.FI_FLAGS);
     }
 
     /** Fails the request with a positive errno (0: success without data, e.g. release). */
@@ -77,15 +83,16 @@ public final class Request {
      */
     public void opened(long handle, boolean keepCache, boolean cacheReaddir) {
         answer();
-        int bits = fileInfo.get(Abi.INT, Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR);
+        long fi = fileInfo.address();
+        int bits = ALL.get(Abi.INT, fi + Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR);
         if (keepCache) {
             bits |= Abi.FI_KEEP_CACHE;
         }
         if (cacheReaddir) {
             bits |= Abi.FI_CACHE_READDIR;
         }
-        fileInfo.set(Abi.INT, Abi.FI_BITS, bits);
-        fileInfo.set(Abi.LONG, Abi.FI_FH, handle);
+        ALL.set(Abi.INT, fi + Abi.FI_BITS, bits);
+        ALL.set(Abi.LONG, fi + Abi.FI_FH, handle);
         invoke(() -> (int) lib.replyOpen.invokeExact(req, fileInfo));
     }
 
@@ -195,35 +202,25 @@ public final class Request {
          * false if it does not fit (nothing added).
          */
         public boolean add(String name, long ino, int mode, long nextOffset) {
-            Scratch scratch = Scratch.get();
-            MemorySegment st = scratch.stat;
-            st.fill((byte) 0);
-            st.set(Abi.LONG, Abi.STAT.ino(), ino);
-            st.set(Abi.INT, Abi.STAT.mode(), mode);
-            return add(scratch.cString(name), st, nextOffset, false);
+            return added(Dirents.plain(buffer, used, capacity - used, name, ino, mode, nextOffset));
         }
 
         /**
          * Adds an entry with its attributes: if it fits, the kernel counts it as a lookup of
-         * {@code nodeId} (0 for "." and "..", which the kernel does not look up).
+         * {@code nodeId} (0 for "." and "..", which the kernel does not look up). Written here, as
+         * {@code fuse_add_direntry_plus} would write it (see {@link Dirents}), with no call into libfuse.
          */
         public boolean addPlus(String name, long nodeId, FileAttributes attributes, long generation,
                 double entryTimeout, double attrTimeout, long nextOffset) {
-            Scratch scratch = Scratch.get();
-            writeEntry(scratch.entry, nodeId, attributes, generation, entryTimeout, attrTimeout);
-            return add(scratch.cString(name), scratch.entry, nextOffset, true);
+            return added(Dirents.plus(buffer, used, capacity - used, name, nodeId, generation,
+                    attributes, entryTimeout, attrTimeout, nextOffset));
         }
 
-        private boolean add(MemorySegment name, MemorySegment attr, long nextOffset, boolean withAttributes) {
-            long remaining = capacity - used;
-            MemorySegment at = buffer.asSlice(used);
-            long needed = invokeLong(() -> withAttributes
-                    ? (long) lib.addDirentryPlus.invokeExact(req, at, remaining, name, attr, nextOffset)
-                    : (long) lib.addDirentry.invokeExact(req, at, remaining, name, attr, nextOffset));
-            if (needed > remaining) {
+        private boolean added(long length) {
+            if (length > capacity - used) {
                 return false;
             }
-            used += needed;
+            used += length;
             return true;
         }
 
@@ -270,8 +267,9 @@ public final class Request {
         answer();
         MemorySegment e = Scratch.get().entry;
         writeEntry(e, attributes.ino(), attributes, generation, entryTimeout, attrTimeout);
-        fileInfo.set(Abi.INT, Abi.FI_BITS, fileInfo.get(Abi.INT, Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR));
-        fileInfo.set(Abi.LONG, Abi.FI_FH, handle);
+        long fi = fileInfo.address();
+        ALL.set(Abi.INT, fi + Abi.FI_BITS, ALL.get(Abi.INT, fi + Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR));
+        ALL.set(Abi.LONG, fi + Abi.FI_FH, handle);
         return invoke(() -> (int) lib.replyCreate.invokeExact(req, e, fileInfo));
     }
 

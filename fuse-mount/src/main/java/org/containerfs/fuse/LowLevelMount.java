@@ -60,6 +60,8 @@ public final class LowLevelMount implements MountedSession {
                 !settings.readOnly(), settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
         if (root.getFileSystem() instanceof org.containerfs.core.ContainerFileSystem container) {
             ops.watchGrowth(TreeChanges.of(container)); // the kernel's no-opendir mode; see NioLowLevelOperations
+        } else if (root.getFileSystem() instanceof org.containerfs.ensemble.EnsembleFileSystem tree) {
+            ops.stampListings(tree::listingStamp); // opendir keeps a container's listings after one stat
         }
         LowLevelSession session = LowLevelSession.mount(lib, ops, mp, sessionArguments(settings), Math.max(1, threads),
                 log::error);

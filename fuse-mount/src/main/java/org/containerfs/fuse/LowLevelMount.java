@@ -28,10 +28,13 @@ public final class LowLevelMount implements MountedSession {
     private final Path mountPoint;
     private final MountLog log;
     private final UnmountWatcher watcher;
+    /** Full collections when the mount goes idle after the heap grew; null with -Dcontainerfs.fuse.idleGc=false. */
+    private final IdleCollector idleCollector;
 
     private LowLevelMount(LowLevelSession session, NioLowLevelOperations operations, Path mountPoint, MountLog log,
-            UnmountWatcher watcher) {
+            UnmountWatcher watcher, IdleCollector idleCollector) {
         this.watcher = watcher;
+        this.idleCollector = idleCollector;
         this.session = session;
         this.operations = operations;
         this.mountPoint = mountPoint;
@@ -71,7 +74,10 @@ public final class LowLevelMount implements MountedSession {
             // that may not have run yet), which would undo it
             session.afterInit(() -> FuseSession.setReadAhead(mp, settings.readAheadKb(), log));
         }
-        return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null);
+        IdleCollector idle = "false".equals(System.getProperty("containerfs.fuse.idleGc")) ? null
+                : IdleCollector.start(() -> session.requestCounts().values().stream().mapToLong(Long::longValue).sum(), log);
+        return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null,
+                idle);
     }
 
     /**
@@ -154,6 +160,9 @@ public final class LowLevelMount implements MountedSession {
                 + operations.knownInodes());
         if (watcher != null) {
             watcher.release();
+        }
+        if (idleCollector != null) {
+            idleCollector.close();
         }
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");

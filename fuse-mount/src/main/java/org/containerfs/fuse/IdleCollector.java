@@ -5,7 +5,7 @@ import java.lang.management.MemoryMXBean;
 import java.util.function.LongSupplier;
 
 /**
- * Gives the daemon's heap back after a burst of requests. The mount runs the serial collector, which promotes
+ * Gives the daemon's heap back after a burst of requests (never while one is under way). The mount runs the serial collector, which promotes
  * what outlives its small young generation and grows the old one rather than collect it while it can grow (the
  * default maximum is a quarter of the RAM): after an {@code ls -lR} of a million paths the old generation held
  * 370 MB for 81 MB live, and nothing collected it again. So when the mount has served no request for
@@ -66,12 +66,13 @@ final class IdleCollector implements AutoCloseable {
     }
 
     /**
-     * One check: whether the mount is idle after the heap grew, and if so the collections (at most
+     * One check ({@code requests}: the requests begun so far, or -1 while one is under way): whether the mount is
+     * idle after the heap grew, and if so the collections (at most
      * {@link #MAX_IN_A_ROW}, while each shrinks the committed heap). Returns how many it ran.
      */
     int check() {
         long now = requests.getAsLong();
-        if (now != lastRequests) {
+        if (now < 0 || now != lastRequests) { // a request under way (a long listing), or new ones since the last check
             lastRequests = now;
             idleChecks = 0;
             return 0;

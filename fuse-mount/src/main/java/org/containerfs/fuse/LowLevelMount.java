@@ -75,7 +75,7 @@ public final class LowLevelMount implements MountedSession {
             session.afterInit(() -> FuseSession.setReadAhead(mp, settings.readAheadKb(), log));
         }
         IdleCollector idle = "false".equals(System.getProperty("containerfs.fuse.idleGc")) ? null
-                : IdleCollector.start(() -> session.requestCounts().values().stream().mapToLong(Long::longValue).sum(), log);
+                : IdleCollector.start(() -> session.requestsUnderWay() > 0 ? -1 : session.requestsBegun(), log);
         return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null,
                 idle);
     }

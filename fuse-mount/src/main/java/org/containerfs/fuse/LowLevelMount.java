@@ -28,10 +28,13 @@ public final class LowLevelMount implements MountedSession {
     private final Path mountPoint;
     private final MountLog log;
     private final UnmountWatcher watcher;
+    /** Full collections when the mount goes idle after the heap grew; null with -Dcontainerfs.fuse.idleGc=false. */
+    private final IdleCollector idleCollector;
 
     private LowLevelMount(LowLevelSession session, NioLowLevelOperations operations, Path mountPoint, MountLog log,
-            UnmountWatcher watcher) {
+            UnmountWatcher watcher, IdleCollector idleCollector) {
         this.watcher = watcher;
+        this.idleCollector = idleCollector;
         this.session = session;
         this.operations = operations;
         this.mountPoint = mountPoint;
@@ -60,6 +63,8 @@ public final class LowLevelMount implements MountedSession {
                 !settings.readOnly(), settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
         if (root.getFileSystem() instanceof org.containerfs.core.ContainerFileSystem container) {
             ops.watchGrowth(TreeChanges.of(container)); // the kernel's no-opendir mode; see NioLowLevelOperations
+        } else if (root.getFileSystem() instanceof org.containerfs.ensemble.EnsembleFileSystem tree) {
+            ops.stampListings(tree::listingStamp); // opendir keeps a container's listings after one stat
         }
         LowLevelSession session = LowLevelSession.mount(lib, ops, mp, sessionArguments(settings), Math.max(1, threads),
                 log::error);
@@ -69,7 +74,10 @@ public final class LowLevelMount implements MountedSession {
             // that may not have run yet), which would undo it
             session.afterInit(() -> FuseSession.setReadAhead(mp, settings.readAheadKb(), log));
         }
-        return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null);
+        IdleCollector idle = "false".equals(System.getProperty("containerfs.fuse.idleGc")) ? null
+                : IdleCollector.start(() -> session.requestsUnderWay() > 0 ? -1 : session.requestsBegun(), log);
+        return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null,
+                idle);
     }
 
     /**
@@ -152,6 +160,9 @@ public final class LowLevelMount implements MountedSession {
                 + operations.knownInodes());
         if (watcher != null) {
             watcher.release();
+        }
+        if (idleCollector != null) {
+            idleCollector.close();
         }
         if (!ended()) {
             log.notice("FUSE loop still running (files open on a detached mount): leaving it to the process exit");

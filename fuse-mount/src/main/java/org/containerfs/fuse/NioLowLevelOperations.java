@@ -74,7 +74,9 @@ public final class NioLowLevelOperations implements LowLevelOperations {
     private final Map<Long, Object> handles = new ConcurrentHashMap<>();
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** Per directory inode: the fingerprint of the listing the kernel was last given. */
-    private final Map<Long, Long> listed = new ConcurrentHashMap<>();
+    private final Map<Long, Listed> listed = new ConcurrentHashMap<>();
+    /** How a directory's listing is known unchanged without listing it; null: none (see {@link #stampListings}). */
+    private volatile ListingStamps listingStamps;
     /** How to tell the kernel to drop what it caches; none until the session attaches it. */
     private volatile Invalidation invalidation;
     /** How the tree's growth is learnt without listing; null: every opendir lists (see {@link #watchGrowth}). */
@@ -92,6 +94,12 @@ public final class NioLowLevelOperations implements LowLevelOperations {
      */
     private final AtomicLong notedSincePass = new AtomicLong(Long.MAX_VALUE);
     private volatile Thread watcher;
+
+    /**
+     * Opendir mode: the fingerprint of the listing the kernel was last given, and the {@link ListingStamps} value
+     * read before it was listed ({@code stamped} false: none).
+     */
+    private record Listed(long fingerprint, boolean stamped, long stamp) {}
 
     /** A listing given to the kernel: its fingerprint and the tree's change count read before it was listed. */
     private record Cached(long fingerprint, long changes) {}
@@ -171,6 +179,16 @@ public final class NioLowLevelOperations implements LowLevelOperations {
      */
     public void watchGrowth(TreeChanges changes) {
         this.treeChanges = changes;
+    }
+
+    /**
+     * Before mounting, for a tree with no cheap change count ({@link #watchGrowth}) but a cheap per-directory one
+     * (a directory of containers: one {@code stat} of the container's file): an {@code opendir} whose stamp is the
+     * one the kernel's cached listing was made at keeps that listing ({@code keep_cache}) without listing the
+     * directory (so without reopening its container); any other stamp, or none, lists as before.
+     */
+    public void stampListings(ListingStamps stamps) {
+        this.listingStamps = stamps;
     }
 
     /** Whether the kernel runs without opendir (the tree's growth watched, the kernel able to). */
@@ -490,6 +508,15 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             if (p == null) {
                 return;
             }
+            ListingStamps stamps = cacheContents ? listingStamps : null;
+            java.util.OptionalLong stamp = stamps == null ? java.util.OptionalLong.empty() : stamps.stamp(p);
+            Listed was = listed.get(ino);
+            if (was != null && was.stamped() && stamp.isPresent() && was.stamp() == stamp.getAsLong()) {
+                long fh = nextHandle.getAndIncrement();
+                handles.put(fh, new DirHandle(null)); // listed only if the kernel's cache lost the pages
+                r.opened(fh, true, true);
+                return;
+            }
             BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
             if (!a.isDirectory()) {
                 becameAFile(ino);
@@ -500,8 +527,8 @@ public final class NioLowLevelOperations implements LowLevelOperations {
             boolean keep = false;
             if (cacheContents) {
                 long now = fingerprint(entries);
-                Long before = listed.put(ino, now);
-                keep = before != null && before == now;
+                Listed before = listed.put(ino, new Listed(now, stamp.isPresent(), stamp.orElse(0)));
+                keep = before != null && before.fingerprint() == now;
                 if (before != null && !keep) {
                     grown(ino);
                 }
@@ -548,7 +575,7 @@ public final class NioLowLevelOperations implements LowLevelOperations {
                 return;
             }
             List<Map.Entry<String, BasicFileAttributes>> entries = dh.entries;
-            if (offset == 0 && dh.served) {
+            if (entries == null || (offset == 0 && dh.served)) { // null: kept by its stamp, the kernel reads anyway
                 entries = listOrForget(ino, dir.path()); // rewinddir: listed afresh
                 dh.entries = entries;
             }

@@ -81,6 +81,38 @@ class EnsembleMountTest {
         }
     }
 
+    /**
+     * A tree has no cheap change count for the kernel's no-opendir mode, so every {@code ls} opens each directory;
+     * a directory a container shows is kept from one stat of the container's file (its listing stamp), so a second
+     * {@code ls -lR} shows the same and reopens none of the containers the bound of 4 evicted but the SIONlib ones
+     * (a set spans files: no stamp); after a container grew, the next shows its new unit.
+     */
+    @Test
+    void aSecondWalkOfTheLowLevelMountReopensNoContainerButSionSets(@TempDir Path dir) throws Exception {
+        GeneratedEnsemble.Layout small = GeneratedEnsemble.make(dir.resolve("small"), 30);
+        long sion = small.containers().stream().filter(c -> c.endsWith(".sion")).count();
+        Path mp = Files.createDirectories(dir.resolve("mnt"));
+        var tree = (org.containerfs.ensemble.EnsembleFileSystem) ContainerFileSystems.openTree(small.root(),
+                Map.of("cacheContainers", 4));
+        try (InProcessMount m = InProcessMount.mountFileSystem(MountCommand.Engine.lowlevel, tree, mp)) {
+            String first = sh("ls", "-lR", mp.toString()).ok().out();
+            long opened = tree.containersOpened();
+            assertThat(opened).as("the first walk opens every container").isGreaterThanOrEqualTo(small.containers().size());
+            assertThat(tree.containersOpen()).isLessThanOrEqualTo(4);
+            assertThat(sh("ls", "-lR", mp.toString()).ok().out()).isEqualTo(first);
+            assertThat(tree.containersOpened() - opened).as("containers reopened by the second walk (%d SIONlib)", sion)
+                    .isLessThanOrEqualTo(sion);
+
+            try (FileSystem writer = ContainerFileSystems.open(small.root().resolve(small.growing()),
+                    Map.of("accessMode", "readWrite"))) {
+                GeneratedEnsemble.appendLimeMessage(writer, 3, 7);
+            }
+            assertThat(sh("ls", mp.resolve(small.growing()).toString()).ok().lines())
+                    .containsExactly("msg01", "msg02", "msg03");
+            assertThat(sh("ls", "-lR", mp.toString()).ok().out()).contains("msg03");
+        }
+    }
+
     /** The high-level engine forgets the entry with fuse_invalidate_path, the low-level one with notify_inval_entry. */
     @ParameterizedTest
     @ValueSource(strings = {"highlevel", "lowlevel"})

@@ -45,6 +45,23 @@ final class InProcessMount implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code fs} (a tree of {@code ContainerFileSystems.openTree}, opened by the test with its own env), mounted
+     * read-only by {@code engine}; closing the mount closes {@code fs}.
+     */
+    static InProcessMount mountFileSystem(Engine engine, FileSystem fs, Path mountPoint) throws Exception {
+        ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+        MountLog log = new MountLog(new PrintStream(logBytes, true, StandardCharsets.UTF_8), true);
+        MountSettings settings = MountSettings.defaults(fs.toString()).withReadOnly(true);
+        try {
+            return new InProcessMount(fs, engine.mount(fs.getRootDirectories().iterator().next(), mountPoint, settings,
+                    log), logBytes);
+        } catch (Exception | Error e) {
+            fs.close();
+            throw e;
+        }
+    }
+
     /** The high-level engine's session (its operations and counters). */
     FuseSession highLevel() {
         return (FuseSession) session;

@@ -62,6 +62,8 @@ final class ContainerCache {
     /** Access-ordered: iteration starts at the least recently used. */
     private final LinkedHashMap<List<String>, Handle> handles = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<List<String>, Stamp> notContainers = new ConcurrentHashMap<>();
+    /** Files that opened as a format whose containers span several files (a SIONlib set): rare, kept. */
+    private final java.util.Set<List<String>> multiFile = ConcurrentHashMap.newKeySet();
     /** The handles of {@link #handles} that are open, by their file system (identity): see {@link #acquireOpen}. */
     private final Map<FileSystem, Handle> byFileSystem = new java.util.IdentityHashMap<>();
     private boolean closed;
@@ -83,6 +85,11 @@ final class ContainerCache {
     /** Whether {@code source} is open in this cache now (no file is read). */
     synchronized boolean isOpen(List<String> source) {
         return handles.containsKey(source);
+    }
+
+    /** Whether {@code source} opened as a container that spans several files (a SIONlib set). */
+    boolean multiFile(List<String> source) {
+        return multiFile.contains(source);
     }
 
     /** Whether {@code source} was found not to be a container and has not changed since. */
@@ -125,6 +132,9 @@ final class ContainerCache {
             synchronized (handle) {
                 if (handle.fs == null) {
                     FileSystem fs = open(source);
+                    if ("sion".equals(fs.provider().getScheme())) {
+                        multiFile.add(source);
+                    }
                     long estimate = indexMemory(fs);
                     synchronized (this) {
                         opened++;

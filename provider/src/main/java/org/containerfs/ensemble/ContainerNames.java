@@ -53,6 +53,24 @@ final class ContainerNames {
     }
 
     /**
+     * Whether a container of this name is one file: named with a format's extension that is not SIONlib's (whose
+     * sets span several files). A name taken for a container only through env {@code containerNames} says nothing
+     * of its format: false.
+     */
+    boolean singleFile(String fileName) {
+        String lower = GzipInput.innerName(fileName).toLowerCase(Locale.ROOT);
+        if (lower.endsWith(".sion")) {
+            return false;
+        }
+        for (String suffix : suffixes) {
+            if (lower.endsWith(suffix) && lower.length() > suffix.length()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * For {@code x.sion.000001}, the name of the set's first file ({@code x.sion}), which shows the
      * whole set; null for any other name.
      */

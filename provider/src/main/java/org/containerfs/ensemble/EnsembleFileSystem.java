@@ -212,6 +212,33 @@ public final class EnsembleFileSystem extends FileSystem {
         return p;
     }
 
+    /**
+     * A value that moves whenever the listing of the directory {@code path} may have changed, read without opening
+     * any container; empty where the tree has no such cheap value. A directory a container shows (its own or one
+     * inside it) is listed from the container's bytes alone, so its value is one {@code stat} of the container's
+     * file: its size, modification time and file key (the identity the persisted index cache trusts too). The
+     * mount compares it at {@code opendir} with the value its cached listing was made at, and keeps the kernel's
+     * listing without reopening the container when they are equal. Empty for a directory of the source (listing
+     * it opens nothing: names and one {@code stat} each) and for a SIONlib container (its set's later files count
+     * too).
+     */
+    public java.util.OptionalLong listingStamp(Path path) throws IOException {
+        Location where = locate(treePath(path));
+        if (!where.inContainer() || !names.singleFile(where.source().get(where.source().size() - 1))
+                || cache.multiFile(where.source())) {
+            return java.util.OptionalLong.empty();
+        }
+        BasicFileAttributes a = source.attributes(where.source());
+        if (!a.isRegularFile()) {
+            return java.util.OptionalLong.empty();
+        }
+        long h = a.size();
+        h = h * 0x9E3779B97F4A7C15L + (a.lastModifiedTime() == null ? 0 : a.lastModifiedTime().toMillis() * 1_000_003L
+                + a.lastModifiedTime().toInstant().getNano());
+        h = h * 0x9E3779B97F4A7C15L + java.util.Objects.hashCode(a.fileKey());
+        return java.util.OptionalLong.of(h);
+    }
+
     /** The bound on the estimated index memory of open containers not in use (env {@code cacheBytes}). */
     public long containerCacheBytes() {
         return cache.capacityBytes();

@@ -47,6 +47,9 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
     private final Consumer<String> log;
     private final Arena arena = Arena.ofShared();
     private final Map<Op, LongAdder> counts = new EnumMap<>(Op.class);
+    /** Requests run by {@link #serve} that began, and that ended (answered or failed). */
+    private final LongAdder begun = new LongAdder();
+    private final LongAdder ended = new LongAdder();
     private final List<Thread> workers = new ArrayList<>();
     private CountDownLatch running;
     private MemorySegment session = MemorySegment.NULL;
@@ -344,6 +347,7 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
      */
     private void serve(Op op, MemorySegment req, MemorySegment fi, Body body) {
         counts.get(op).increment();
+        begun.increment();
         Request request = new Request(lib, req, fi);
         try {
             body.run(request);
@@ -356,7 +360,18 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
                     // the reply itself failed: libfuse has freed nothing, the kernel waits for the unmount
                 }
             }
+        } finally {
+            ended.increment();
         }
+    }
+
+    /** Requests (other than INIT and FORGET) begun since the start, and how many of them are under way now. */
+    public long requestsBegun() {
+        return begun.sum();
+    }
+
+    public long requestsUnderWay() {
+        return begun.sum() - ended.sum();
     }
 
     private static String name(MemorySegment cString) {

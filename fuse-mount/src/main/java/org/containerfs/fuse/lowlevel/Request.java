@@ -144,7 +144,7 @@ public final class Request {
         if (size == 0) {
             answer();
             long length = value.length;
-            invoke(() -> (int) lib.replyXattr.invokeExact(req, length));
+            invoke(() -> (int) lib.replyXattr.handle().invokeExact(req, length));
         } else if (size < value.length) {
             error(Errno.ERANGE);
         } else {
@@ -165,7 +165,7 @@ public final class Request {
         s.set(Abi.LONG, Abi.STATVFS_FFREE, 0);
         s.set(Abi.LONG, Abi.STATVFS_FAVAIL, 0);
         s.set(Abi.LONG, Abi.STATVFS_NAMEMAX, nameMax);
-        invoke(() -> (int) lib.replyStatfs.invokeExact(req, s));
+        invoke(() -> (int) lib.replyStatfs.handle().invokeExact(req, s));
     }
 
     /** A listing reply of at most {@code size} bytes; {@code plus}: entries carry attributes (READDIRPLUS). */
@@ -219,7 +219,7 @@ public final class Request {
             MemorySegment at = buffer.asSlice(used);
             long needed = invokeLong(() -> withAttributes
                     ? (long) lib.addDirentryPlus.invokeExact(req, at, remaining, name, attr, nextOffset)
-                    : (long) lib.addDirentry.invokeExact(req, at, remaining, name, attr, nextOffset));
+                    : (long) lib.addDirentry.handle().invokeExact(req, at, remaining, name, attr, nextOffset));
             if (needed > remaining) {
                 return false;
             }
@@ -272,12 +272,12 @@ public final class Request {
         writeEntry(e, attributes.ino(), attributes, generation, entryTimeout, attrTimeout);
         fileInfo.set(Abi.INT, Abi.FI_BITS, fileInfo.get(Abi.INT, Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR));
         fileInfo.set(Abi.LONG, Abi.FI_FH, handle);
-        return invoke(() -> (int) lib.replyCreate.invokeExact(req, e, fileInfo));
+        return invoke(() -> (int) lib.replyCreate.handle().invokeExact(req, e, fileInfo));
     }
 
     /** A write request took {@code count} bytes ({@code fuse_reply_write}). */
     public void written(long count) {
         answer();
-        invoke(() -> (int) lib.replyWrite.invokeExact(req, count));
+        invoke(() -> (int) lib.replyWrite.handle().invokeExact(req, count));
     }
 }

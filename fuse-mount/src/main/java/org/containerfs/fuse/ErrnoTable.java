@@ -37,10 +37,50 @@ import org.cryptomator.jfuse.api.Errno;
  * </table>
  */
 public final class ErrnoTable {
-    private final Errno errno;
+    private final int enoent;
+    private final int eexist;
+    private final int enotdir;
+    private final int enotempty;
+    private final int einval;
+    private final int eacces;
+    private final int erofs;
+    private final int enametoolong;
+    private final int eisdir;
+    private final int ebadf;
+    private final int eio;
+    private final int enotsup;
+    private final int enomem;
 
+    /** The values of the platform jfuse runs on (the high-level engine's). */
     public ErrnoTable(Errno errno) {
-        this.errno = errno;
+        this(errno.enoent(), errno.eexist(), errno.enotdir(), errno.enotempty(), errno.einval(), errno.eacces(),
+                errno.erofs(), errno.enametoolong(), errno.eisdir(), errno.ebadf(), errno.eio(), errno.enotsup(),
+                errno.enomem());
+    }
+
+    private ErrnoTable(int enoent, int eexist, int enotdir, int enotempty, int einval, int eacces, int erofs,
+            int enametoolong, int eisdir, int ebadf, int eio, int enotsup, int enomem) {
+        this.enoent = enoent;
+        this.eexist = eexist;
+        this.enotdir = enotdir;
+        this.enotempty = enotempty;
+        this.einval = einval;
+        this.eacces = eacces;
+        this.erofs = erofs;
+        this.enametoolong = enametoolong;
+        this.eisdir = eisdir;
+        this.ebadf = ebadf;
+        this.eio = eio;
+        this.enotsup = enotsup;
+        this.enomem = enomem;
+    }
+
+    /**
+     * Linux's values, for the low-level engine (which runs on Linux only): no jfuse class is loaded for them
+     * (fuse-mount/README.md, "Start-up and footprint of the daemon").
+     */
+    public static ErrnoTable linux() {
+        return new ErrnoTable(2, 17, 20, 39, 22, 13, 30, 36, 21, 9, 5, 95, 12);
     }
 
     /** The positive errno for {@code failure}. */
@@ -49,47 +89,47 @@ public final class ErrnoTable {
             return r.errno;
         }
         if (failure instanceof NoSuchFileException) {
-            return errno.enoent();
+            return enoent;
         }
         if (failure instanceof FileAlreadyExistsException) {
-            return errno.eexist();
+            return eexist;
         }
         if (failure instanceof NotDirectoryException) {
-            return errno.enotdir();
+            return enotdir;
         }
         if (failure instanceof DirectoryNotEmptyException) {
-            return errno.enotempty();
+            return enotempty;
         }
         if (failure instanceof InvalidNameException) {
-            return errno.einval();
+            return einval;
         }
         if (failure instanceof AccessDeniedException) {
-            return errno.eacces();
+            return eacces;
         }
         if (failure instanceof ReadOnlyFileSystemException) {
-            return errno.erofs();
+            return erofs;
         }
         if (failure instanceof NameTooLongException) {
-            return errno.enametoolong();
+            return enametoolong;
         }
         if (failure instanceof FileSystemException fse && "is a directory".equals(fse.getReason())) {
-            return errno.eisdir();
+            return eisdir;
         }
         if (failure instanceof NonReadableChannelException || failure instanceof NonWritableChannelException
                 || failure instanceof ClosedChannelException) {
-            return errno.ebadf();
+            return ebadf;
         }
         if (failure instanceof ClosedFileSystemException) {
-            return errno.eio();
+            return eio;
         }
         if (failure instanceof UnsupportedOperationException) {
-            return errno.enotsup();
+            return enotsup;
         }
         if (failure instanceof IllegalArgumentException) {
-            return errno.einval();
+            return einval;
         }
         if (failure instanceof OutOfMemoryError) {
-            return errno.enomem();
+            return enomem;
         }
         if (failure instanceof java.io.UncheckedIOException u && u.getCause() != null) {
             return errnoOf(u.getCause());
@@ -97,40 +137,40 @@ public final class ErrnoTable {
         if (failure instanceof java.nio.file.DirectoryIteratorException d && d.getCause() != null) {
             return errnoOf(d.getCause());
         }
-        return errno.eio();
+        return eio;
     }
 
     // The errno values the mount answers by itself (see Refusal), of the platform jfuse runs on.
     int eexist() {
-        return errno.eexist();
+        return eexist;
     }
 
     int enoent() {
-        return errno.enoent();
+        return enoent;
     }
 
     int enotdir() {
-        return errno.enotdir();
+        return enotdir;
     }
 
     int erofs() {
-        return errno.erofs();
+        return erofs;
     }
 
     int eacces() {
-        return errno.eacces();
+        return eacces;
     }
 
     int eio() {
-        return errno.eio();
+        return eio;
     }
 
     int enotsup() {
-        return errno.enotsup();
+        return enotsup;
     }
 
     int ebadf() {
-        return errno.ebadf();
+        return ebadf;
     }
 
     /** EBUSY: not in jfuse's errno table; Linux's (and macOS's) value. */

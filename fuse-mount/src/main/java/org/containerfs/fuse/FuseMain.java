@@ -21,6 +21,9 @@ public final class FuseMain implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("mount")) {
+            MountCommand.warmUpFor(args); // a --background mount's daemon starts here
+        }
         int code = new CommandLine(new FuseMain()).execute(args);
         System.exit(code);
     }

@@ -26,9 +26,17 @@ public final class LibFuse {
 
     private LibFuse() {}
 
-    /** The absolute path of libfuse3.so.3, or an exception naming what to install. */
+    /** Where libfuse was found, once found (a mount looks it up up to three times: checks, warm-up, mount). */
+    private static volatile Path located;
+
+    /** The absolute path of libfuse3.so.3, or an exception naming what to install (searched until found once). */
     public static Path locate() throws FuseUnavailableException {
-        return locate(SONAME, DIRECTORIES, System.getenv(ENV_OVERRIDE));
+        Path found = located;
+        if (found == null) {
+            found = locate(SONAME, DIRECTORIES, System.getenv(ENV_OVERRIDE));
+            located = found;
+        }
+        return found;
     }
 
     /** The search with its inputs explicit (tests probe a library name that does not exist). */

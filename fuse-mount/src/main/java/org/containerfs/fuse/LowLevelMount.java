@@ -9,7 +9,6 @@ import java.util.Map;
 import org.containerfs.fuse.lowlevel.LowLevelLibrary;
 import org.containerfs.fuse.lowlevel.LowLevelSession;
 import org.containerfs.fuse.lowlevel.LowLevelUnavailableException;
-import org.cryptomator.jfuse.api.Fuse;
 
 /**
  * A mount through libfuse's low-level API ({@code --engine=lowlevel}): the options of
@@ -59,7 +58,7 @@ public final class LowLevelMount implements MountedSession {
         double entryTimeout = option(settings, "entry_timeout=", settings.cacheTimeout());
         double attrTimeout = option(settings, "attr_timeout=", settings.cacheTimeout());
         int threads = (int) option(settings, "max_threads=", MountSettings.defaultWorkers());
-        NioLowLevelOperations ops = new NioLowLevelOperations(root, new ErrnoTable(Fuse.builder().errno()),
+        NioLowLevelOperations ops = new NioLowLevelOperations(root, ErrnoTable.linux(),
                 !settings.readOnly(), settings.uid(), settings.gid(), entryTimeout, attrTimeout, true, settings.maxRead(), log);
         if (root.getFileSystem() instanceof org.containerfs.core.ContainerFileSystem container) {
             ops.watchGrowth(TreeChanges.of(container)); // the kernel's no-opendir mode; see NioLowLevelOperations
@@ -76,8 +75,28 @@ public final class LowLevelMount implements MountedSession {
         }
         IdleCollector idle = "false".equals(System.getProperty("containerfs.fuse.idleGc")) ? null
                 : IdleCollector.start(() -> session.requestsUnderWay() > 0 ? -1 : session.requestsBegun(), log);
+        // after the mount, not beside it: a process started while libfuse starts fusermount3 can share a pipe with
+        // it, and then starting it never returns (fuse-mount/README.md, "Start-up and footprint of the daemon")
         return new LowLevelMount(session, ops, mp, log, settings.autoUnmount() ? UnmountWatcher.start(mp, log) : null,
                 idle);
+    }
+
+    /**
+     * Starts binding libfuse and making the upcall stubs' call shapes on a daemon thread of its own, for a
+     * low-level mount that this process will make: on 2 cores this runs while the command line is parsed and the
+     * container opened (it cost about a third of a second of the start on the mount's own thread). Anything
+     * failing here is left for the mount to find and report.
+     */
+    public static void warmUp() {
+        Thread t = new Thread(() -> {
+            try {
+                LowLevelSession.warmUp(LowLevelLibrary.load(LibFuse.locate()));
+            } catch (Throwable ignored) {
+                // the mount binds the library itself and reports why it cannot
+            }
+        }, "containerfs-fuse-warm-up");
+        t.setDaemon(true);
+        t.start();
     }
 
     /**

@@ -140,6 +140,28 @@ public final class MountCommand implements Callable<Integer> {
         this.err = err;
     }
 
+    /**
+     * Called first thing by a process that runs {@code mount} with {@code args} (the arguments after the command's
+     * name, or all of them): unless they ask for help, the version, {@code --background} (this process mounts
+     * nothing) or the high-level engine, starts the low-level engine's warm-up ({@link LowLevelMount#warmUp}) so
+     * that it runs while picocli parses the arguments and the container opens.
+     */
+    public static void warmUpFor(String[] args) {
+        String previous = "";
+        for (String arg : args) {
+            if (arg.equals("--")) {
+                break;
+            }
+            if (arg.equals("--background") || arg.equals("--help") || arg.equals("-h") || arg.equals("--version")
+                    || arg.equals("-V") || arg.equals("--engine=highlevel")
+                    || previous.equals("--engine") && arg.equals("highlevel")) {
+                return;
+            }
+            previous = arg;
+        }
+        LowLevelMount.warmUp();
+    }
+
     @Override
     public Integer call() throws Exception {
         for (String o : options) {

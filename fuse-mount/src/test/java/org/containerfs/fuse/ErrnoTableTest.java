@@ -58,4 +58,11 @@ class ErrnoTableTest {
         assertThat(table.errnoOf(failure)).isEqualTo(linuxErrno);
         assertThat(table.negative(failure)).isEqualTo(-linuxErrno);
     }
+
+    /** The low-level engine's table (Linux's values without jfuse) answers every row as jfuse's does. */
+    @ParameterizedTest(name = "{2}: {0}")
+    @MethodSource("rows")
+    void theLowLevelEnginesTableIsLinuxs(Throwable failure, int linuxErrno, String name) {
+        assertThat(ErrnoTable.linux().errnoOf(failure)).isEqualTo(linuxErrno);
+    }
 }

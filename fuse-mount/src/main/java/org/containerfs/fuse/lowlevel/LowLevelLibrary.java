@@ -12,6 +12,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * The functions of libfuse3's low-level API ({@code fuse_lowlevel.h}) this engine calls, bound once
@@ -37,22 +40,27 @@ public final class LowLevelLibrary {
     final MethodHandle replyOpen;
     final MethodHandle replyBuf;
     final MethodHandle replyData;
-    final MethodHandle replyStatfs;
-    final MethodHandle replyXattr;
-    final MethodHandle addDirentry;
-    final MethodHandle addDirentryPlus;
     final MethodHandle free;
-    final MethodHandle notifyInvalInode;
+    // rarely or never called by a read-only mount's `ls`: bound at their first call (each call shape the
+    // linker has not made yet costs the start-up classes and CPU; fuse-mount/README.md, "Start-up and footprint")
+    final Function replyStatfs;
+    final Function replyXattr;
+    // the listing records are written in Java (Dirents); libfuse's own writers are kept to check them against
+    final Function addDirentry;
+    final Function addDirentryPlus;
+    final Function notifyInvalInode;
     // the replies and notifications of a writable session
-    final MethodHandle replyCreate;
-    final MethodHandle replyWrite;
-    final MethodHandle notifyInvalEntry;
+    final Function replyCreate;
+    final Function replyWrite;
+    final Function notifyInvalEntry;
+    private final MemorySegment versionSymbol;
     private final int version;
     private final String packageVersion;
 
     private LowLevelLibrary(SymbolLookup lib) throws Throwable {
         Linker linker = Linker.nativeLinker();
-        version = (int) linker.downcallHandle(find(lib, "fuse_version"), FunctionDescriptor.of(JAVA_INT)).invokeExact();
+        versionSymbol = find(lib, "fuse_version");
+        version = (int) linker.downcallHandle(versionSymbol, FunctionDescriptor.of(JAVA_INT)).invokeExact();
         MemorySegment pkg = (MemorySegment) linker.downcallHandle(find(lib, "fuse_pkgversion"),
                 FunctionDescriptor.of(ADDRESS)).invokeExact();
         packageVersion = pkg.reinterpret(64).getString(0);
@@ -79,32 +87,118 @@ public final class LowLevelLibrary {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
         replyData = linker.downcallHandle(find(lib, "fuse_reply_data"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-        replyStatfs = linker.downcallHandle(find(lib, "fuse_reply_statfs"),
+        replyStatfs = new Function(find(lib, "fuse_reply_statfs"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        replyXattr = linker.downcallHandle(find(lib, "fuse_reply_xattr"),
+        replyXattr = new Function(find(lib, "fuse_reply_xattr"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-        addDirentry = linker.downcallHandle(find(lib, "fuse_add_direntry"),
+        addDirentry = new Function(find(lib, "fuse_add_direntry"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
-        addDirentryPlus = linker.downcallHandle(find(lib, "fuse_add_direntry_plus"),
+        addDirentryPlus = new Function(find(lib, "fuse_add_direntry_plus"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
-        notifyInvalInode = linker.downcallHandle(find(lib, "fuse_lowlevel_notify_inval_inode"),
+        notifyInvalInode = new Function(find(lib, "fuse_lowlevel_notify_inval_inode"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-        replyCreate = linker.downcallHandle(find(lib, "fuse_reply_create"),
+        replyCreate = new Function(find(lib, "fuse_reply_create"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-        replyWrite = linker.downcallHandle(find(lib, "fuse_reply_write"),
+        replyWrite = new Function(find(lib, "fuse_reply_write"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-        notifyInvalEntry = linker.downcallHandle(find(lib, "fuse_lowlevel_notify_inval_entry"),
+        notifyInvalEntry = new Function(find(lib, "fuse_lowlevel_notify_inval_entry"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
         free = linker.downcallHandle(linker.defaultLookup().find("free").orElseThrow(),
                 FunctionDescriptor.ofVoid(ADDRESS));
     }
 
     /**
-     * Binds the library at {@code path}; refuses (with the version found) a libfuse older than 3.5 or
-     * one that lacks a function of the low-level API.
+     * Makes the JVM generate, ahead of the session's first calls, the code of the calls a read-only mount makes
+     * on its way to answering its first `ls`: each call shape (argument and result types) of those functions is
+     * bound to {@code fuse_version}, which takes no argument and only returns a number, and called once, from a
+     * call site of the same type as the engine's (the JVM spins the classes of a call's method-handle forms at
+     * its first call, per shape, and shares them with every later call of that shape; extra arguments are
+     * ignored by a C function under the C calling conventions the FFM linker supports). Nothing of libfuse's
+     * state is touched.
      */
-    @SuppressWarnings("restricted")
+    void warmUpCalls() throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MemorySegment n = MemorySegment.NULL;
+        MemorySegment f = versionSymbol;
+        int i = (int) linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS)).invokeExact(n);
+        i += (int) linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)).invokeExact(n, n);
+        i += (int) linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)).invokeExact(n, 0);
+        i += (int) linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_DOUBLE))
+                .invokeExact(n, n, 0.0);
+        i += (int) linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG))
+                .invokeExact(n, n, 0L);
+        i += (int) linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT))
+                .invokeExact(n, n, 0);
+        MemorySegment a = (MemorySegment) linker.downcallHandle(f, FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS,
+                JAVA_LONG, ADDRESS)).invokeExact(n, n, 0L, n);
+        linker.downcallHandle(f, FunctionDescriptor.ofVoid(ADDRESS)).invokeExact(n);
+        linker.downcallHandle(f, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)).invokeExact(n, n);
+        if (i == 0 && a == null) {
+            throw new AssertionError(); // never: keeps the results used
+        }
+    }
+
+    /** A function of the library found at load and bound to a method handle when first called. */
+    static final class Function {
+        private final MemorySegment symbol;
+        private final FunctionDescriptor descriptor;
+        private volatile MethodHandle handle;
+
+        Function(MemorySegment symbol, FunctionDescriptor descriptor) {
+            this.symbol = symbol;
+            this.descriptor = descriptor;
+        }
+
+        /** The downcall handle (bound by the first caller; two racing callers bind the same function twice). */
+        MethodHandle handle() {
+            MethodHandle h = handle;
+            if (h == null) {
+                h = Linker.nativeLinker().downcallHandle(symbol, descriptor);
+                handle = h;
+            }
+            return h;
+        }
+    }
+
+    /** The libraries bound (or being bound) in this process, by path: each is bound once. */
+    private static final ConcurrentHashMap<Path, FutureTask<LowLevelLibrary>> LOADED = new ConcurrentHashMap<>();
+
+    /**
+     * Binds the library at {@code path}; refuses (with the version found) a libfuse older than 3.5 or
+     * one that lacks a function of the low-level API. Bound once per process: a later call (or one while
+     * another thread binds it) gets the same library; a refusal is not kept.
+     */
     public static LowLevelLibrary load(Path path) throws LowLevelUnavailableException {
+        FutureTask<LowLevelLibrary> task = new FutureTask<>(() -> bind(path));
+        FutureTask<LowLevelLibrary> first = LOADED.putIfAbsent(path, task);
+        if (first == null) {
+            first = task;
+            task.run();
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return first.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the binding finishes on its thread; wait for it
+                } catch (ExecutionException e) {
+                    LOADED.remove(path, first);
+                    if (e.getCause() instanceof LowLevelUnavailableException refused) {
+                        throw refused;
+                    }
+                    throw new LowLevelUnavailableException("loading " + path + " failed: " + e.getCause(), e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @SuppressWarnings("restricted")
+    private static LowLevelLibrary bind(Path path) throws LowLevelUnavailableException {
         LowLevelLibrary lib;
         try {
             lib = new LowLevelLibrary(SymbolLookup.libraryLookup(path, Arena.global()));

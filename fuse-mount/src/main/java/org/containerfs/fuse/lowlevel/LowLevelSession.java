@@ -92,7 +92,7 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
 
     private void start(Path mountPoint, List<String> arguments, int threads) throws IOException {
         MemorySegment opsStruct = arena.allocate((long) Abi.OPS_COUNT * ADDRESS.byteSize(), 8);
-        installUpcalls(opsStruct);
+        installUpcalls(opsStruct, ops.writable());
         List<String> argv = new ArrayList<>();
         argv.add("containerfs");
         argv.addAll(arguments);
@@ -236,7 +236,7 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
     @Override
     public void invalidateInode(long ino) {
         notify(() -> {
-            int rc = (int) lib.notifyInvalInode.invokeExact(session, ino, 0L, 0L);
+            int rc = (int) lib.notifyInvalInode.handle().invokeExact(session, ino, 0L, 0L);
             return rc;
         });
     }
@@ -302,7 +302,25 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
             RELEASE = 18, OPENDIR = 20, READDIR = 21, RELEASEDIR = 22, STATFS = 24, GETXATTR = 26, LISTXATTR = 27,
             FORGET_MULTI = 38, READDIRPLUS = 41;
 
-    private void installUpcalls(MemorySegment opsStruct) {
+    /**
+     * Warms {@code lib}'s calls ({@link LowLevelLibrary#warmUpCalls}), then makes the upcall stubs of a
+     * read-only session once, for nothing, and frees them: the linker keeps
+     * what it made per call shape (the stubs' code factories and the method-handle forms), so a session
+     * started later makes its own stubs in a fraction of the time. Run on a thread of its own while the
+     * command line is parsed and the container opened (fuse-mount/README.md, "Start-up and footprint").
+     */
+    public static void warmUp(LowLevelLibrary lib) throws Throwable {
+        lib.warmUpCalls();
+        LowLevelSession unused = new LowLevelSession(null, null, message -> { });
+        try {
+            MemorySegment opsStruct = unused.arena.allocate((long) Abi.OPS_COUNT * ADDRESS.byteSize(), 8);
+            unused.installUpcalls(opsStruct, false);
+        } finally {
+            unused.arena.close();
+        }
+    }
+
+    private void installUpcalls(MemorySegment opsStruct, boolean writable) {
         FunctionDescriptor reqInoFi = FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS);
         FunctionDescriptor reqInoSizeOffFi = FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS);
         stub(opsStruct, INIT, "init", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
@@ -321,7 +339,7 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
         stub(opsStruct, STATFS, "statfs", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
         stub(opsStruct, GETXATTR, "getxattr", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
         stub(opsStruct, LISTXATTR, "listxattr", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG));
-        if (ops.writable()) {
+        if (writable) {
             installWriteUpcalls(opsStruct);
         }
     }
@@ -562,7 +580,7 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment n = a.allocate(bytes.length + 1L);
                 MemorySegment.copy(bytes, 0, n, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
-                return (int) lib.notifyInvalEntry.invokeExact(session, parent, n, (long) bytes.length);
+                return (int) lib.notifyInvalEntry.handle().invokeExact(session, parent, n, (long) bytes.length);
             } finally {
                 done.complete(null);
             }
@@ -576,6 +594,6 @@ public final class LowLevelSession implements AutoCloseable, Invalidation {
     /** {@code fuse_lowlevel_notify_inval_inode} with a negative offset: the attributes only. */
     @Override
     public void invalidateAttributes(long ino) {
-        notify(() -> (int) lib.notifyInvalInode.invokeExact(session, ino, -1L, 0L));
+        notify(() -> (int) lib.notifyInvalInode.handle().invokeExact(session, ino, -1L, 0L));
     }
 }

@@ -151,7 +151,7 @@ public final class Request {
         if (size == 0) {
             answer();
             long length = value.length;
-            invoke(() -> (int) lib.replyXattr.invokeExact(req, length));
+            invoke(() -> (int) lib.replyXattr.handle().invokeExact(req, length));
         } else if (size < value.length) {
             error(Errno.ERANGE);
         } else {
@@ -172,7 +172,7 @@ public final class Request {
         s.set(Abi.LONG, Abi.STATVFS_FFREE, 0);
         s.set(Abi.LONG, Abi.STATVFS_FAVAIL, 0);
         s.set(Abi.LONG, Abi.STATVFS_NAMEMAX, nameMax);
-        invoke(() -> (int) lib.replyStatfs.invokeExact(req, s));
+        invoke(() -> (int) lib.replyStatfs.handle().invokeExact(req, s));
     }
 
     /** A listing reply of at most {@code size} bytes; {@code plus}: entries carry attributes (READDIRPLUS). */
@@ -270,12 +270,12 @@ public final class Request {
         long fi = fileInfo.address();
         ALL.set(Abi.INT, fi + Abi.FI_BITS, ALL.get(Abi.INT, fi + Abi.FI_BITS) & ~(Abi.FI_KEEP_CACHE | Abi.FI_CACHE_READDIR));
         ALL.set(Abi.LONG, fi + Abi.FI_FH, handle);
-        return invoke(() -> (int) lib.replyCreate.invokeExact(req, e, fileInfo));
+        return invoke(() -> (int) lib.replyCreate.handle().invokeExact(req, e, fileInfo));
     }
 
     /** A write request took {@code count} bytes ({@code fuse_reply_write}). */
     public void written(long count) {
         answer();
-        invoke(() -> (int) lib.replyWrite.invokeExact(req, count));
+        invoke(() -> (int) lib.replyWrite.handle().invokeExact(req, count));
     }
 }

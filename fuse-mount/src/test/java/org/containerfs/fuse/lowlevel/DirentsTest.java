@@ -70,7 +70,7 @@ class DirentsTest {
                         Request.writeEntry(param, nodeId, a, generation, entryTimeout, attrTimeout);
                         MemorySegment cName = arena.allocateFrom(name.substring(0,
                                 name.indexOf('\0') < 0 ? name.length() : name.indexOf('\0')));
-                        long theirLength = (long) lib.addDirentryPlus.invokeExact(MemorySegment.NULL,
+                        long theirLength = (long) lib.addDirentryPlus.handle().invokeExact(MemorySegment.NULL,
                                 theirs.asSlice(8), 2040L, cName, param, next);
                         assertThat(ourLength).as("length of %s", name).isEqualTo(theirLength);
                         assertThat(ours.toArray(ValueLayout.JAVA_BYTE))
@@ -100,7 +100,7 @@ class DirentsTest {
                     stat.set(Abi.LONG, Abi.STAT.ino(), a.ino());
                     stat.set(Abi.INT, Abi.STAT.mode(), a.mode());
                     MemorySegment cName = arena.allocateFrom(name.replaceAll("\0.*", ""));
-                    long theirLength = (long) lib.addDirentry.invokeExact(MemorySegment.NULL, theirs.asSlice(16),
+                    long theirLength = (long) lib.addDirentry.handle().invokeExact(MemorySegment.NULL, theirs.asSlice(16),
                             1008L, cName, stat, next);
                     assertThat(ourLength).as("length of %s", name).isEqualTo(theirLength);
                     assertThat(ours.toArray(ValueLayout.JAVA_BYTE)).as("record of %s, %s", name, a)

@@ -25,9 +25,28 @@ class LowLevelLibraryTest {
     }
 
     @Test
+    void theLibraryIsBoundOncePerProcessAndItsWarmUpCallsNothingButTheVersion() throws Throwable {
+        Path libfuse;
+        try {
+            libfuse = LibFuse.locate();
+        } catch (org.containerfs.fuse.FuseUnavailableException e) {
+            Assumptions.abort("no libfuse3 here: " + e.getMessage());
+            return;
+        }
+        LowLevelLibrary lib = LowLevelLibrary.load(libfuse);
+        assertThat(LowLevelLibrary.load(libfuse)).isSameAs(lib);
+        lib.warmUpCalls(); // every call shape through fuse_version: returns (a wrong shape would fail or crash)
+        LowLevelSession.warmUp(lib); // the upcall stubs made and freed
+        assertThat(lib.replyStatfs.handle()).isSameAs(lib.replyStatfs.handle()); // bound at the first use, then kept
+    }
+
+    @Test
     void aLibraryWithoutTheLowLevelApiIsRefusedByName() {
         Path notFuse = Path.of("/lib/x86_64-linux-gnu/libz.so.1");
         Assumptions.assumeTrue(Files.isRegularFile(notFuse), "no libz at " + notFuse);
+        assertThatThrownBy(() -> LowLevelLibrary.load(notFuse)).isInstanceOf(LowLevelUnavailableException.class)
+                .hasMessageContaining("has no fuse_version");
+        // a refusal is not kept as the answer: asked again, the library is bound (and refused) again
         assertThatThrownBy(() -> LowLevelLibrary.load(notFuse)).isInstanceOf(LowLevelUnavailableException.class)
                 .hasMessageContaining("has no fuse_version");
     }

@@ -11,7 +11,7 @@ import java.util.Arrays;
  *
  * <p>A mount of many containers makes the kernel hold a million inodes, so an inode is no object here:
  * it is a slot of primitive arrays indexed by its number (parent, lookups, generation, where its name is),
- * its name UTF-8 bytes in one arena (a length byte or two, then the bytes), and (parent, name) leads to
+ * its name UTF-8 bytes in pages of names (a length byte or two, then the bytes), and (parent, name) leads to
  * it through an open-addressing table of inode numbers (linear probing, no boxed keys). About 40 bytes an
  * inode in all ({@link #footprintBytes()}), where a node object, its name's string, a key record and a hash
  * map entry took 105-170. A {@link Node} is a handle made per call (number and generation), not stored.
@@ -81,24 +81,31 @@ public final class InodeTable {
         }
     }
 
-    // ---- per inode, indexed by number (slot 0 unused) ------------------------------------------------
+    // ---- per inode, indexed by number (slot 0 unused), in pages of 1 << slotShift ---------------------
+    // Pages, not one array copied as it grows: the copies would be garbage of megabytes that a small young
+    // generation sends to the old one (the daemon's heap grew by 5 MiB with one array per field).
 
+    private final int slotShift;
     /** The directory's number; for a free slot the next free slot (FIFO), {@link #NO_SLOT} at the end. */
-    private int[] parent;
+    private int[][] parent = new int[0][];
     /** Lookups the kernel holds; saturates at Integer.MAX_VALUE (then the inode is never freed). */
-    private int[] lookups;
+    private int[][] lookups = new int[0][];
     /** Bumped each time the number serves a new name. */
-    private int[] generation;
+    private int[][] generation = new int[0][];
     /** Where its name starts in {@link #names}, {@link #FREE} for a free slot. */
-    private int[] nameAt;
+    private int[][] nameAt = new int[0][];
 
     // ---- names -------------------------------------------------------------------------------------
 
-    /** Names: each a length (1 byte below 128, else 2 or 3: 7 bits a byte, high bit "more") and UTF-8. */
-    private byte[] names;
+    /**
+     * Names in pages of 1 << namesShift bytes, a name within one page: each a length (1 byte below 128, else
+     * 2 or 3: 7 bits a byte, high bit "more") and its UTF-8; a name's place is page << namesShift | offset.
+     */
+    private final int namesShift;
+    private byte[][] names = new byte[0][];
     private int namesEnd;
     /** Bytes of {@link #names} no inode uses any more (freed, renamed): compacted away when they dominate. */
-    private int namesGarbage;
+    private long namesGarbage;
 
     // ---- (parent, name) -> number -------------------------------------------------------------------
 
@@ -108,31 +115,38 @@ public final class InodeTable {
     /** Tests only: every name hashes alike, so every cell collides. */
     private final boolean oneHash;
 
-    private int nextIno = (int) ROOT + 1;
+    private int nextIno;
     private int freeHead = NO_SLOT;
     private int freeTail = NO_SLOT;
     private int size;
 
     public InodeTable() {
-        this(1024, 2048, false);
+        this(12, 16, 2048, false);
     }
 
-    /** {@code slots} and {@code cells} are the initial capacities (they grow); {@code oneHash} for tests. */
-    InodeTable(int slots, int cells, boolean oneHash) {
-        if (slots < 2 || Integer.bitCount(cells) != 1) {
-            throw new IllegalArgumentException("slots " + slots + " (at least 2), cells " + cells + " (a power of two)");
+    /**
+     * Pages of {@code 1 << slotShift} inodes and {@code 1 << namesShift} bytes of names (a longer name is
+     * refused), {@code cells} in the index at first (a power of two; it grows); {@code oneHash} for tests.
+     */
+    InodeTable(int slotShift, int namesShift, int cells, boolean oneHash) {
+        if (slotShift < 1 || slotShift > 20 || namesShift < 6 || namesShift > 24 || Integer.bitCount(cells) != 1) {
+            throw new IllegalArgumentException("slotShift " + slotShift + ", namesShift " + namesShift + ", cells " + cells);
         }
+        this.slotShift = slotShift;
+        this.namesShift = namesShift;
         this.oneHash = oneHash;
-        parent = new int[slots];
-        lookups = new int[slots];
-        generation = new int[slots];
-        nameAt = new int[slots];
-        Arrays.fill(nameAt, FREE);
-        names = new byte[Math.max(64, slots * 8)];
         index = new int[cells];
-        int r = (int) ROOT;
-        nameAt[r] = append(new byte[0]);
+        newSlot(); // 0: no inode
+        set(nameAt, newSlot(), append(new byte[0])); // the root
         size = 1;
+    }
+
+    private int get(int[][] a, int i) {
+        return a[i >>> slotShift][i & ((1 << slotShift) - 1)];
+    }
+
+    private void set(int[][] a, int i, int v) {
+        a[i >>> slotShift][i & ((1 << slotShift) - 1)] = v;
     }
 
     /** The node of {@code ino}, or null if the kernel cannot know it (forgotten). */
@@ -161,15 +175,17 @@ public final class InodeTable {
         if (cell >= 0) {
             ino = index[cell];
         } else {
+            int at = append(key); // first: a name too long is refused before a number is taken
             ino = newSlot();
-            this.parent[ino] = dir;
-            nameAt[ino] = append(key);
-            lookups[ino] = 0;
+            set(this.parent, ino, dir);
+            set(nameAt, ino, at);
+            set(lookups, ino, 0);
             size++;
             insert(ino, -cell - 1);
         }
-        if (lookups[ino] != Integer.MAX_VALUE) {
-            lookups[ino]++;
+        int n = get(lookups, ino);
+        if (n != Integer.MAX_VALUE) {
+            set(lookups, ino, n + 1);
         }
         return handle(ino);
     }
@@ -180,26 +196,27 @@ public final class InodeTable {
             return false;
         }
         int i = (int) ino;
-        if (lookups[i] == Integer.MAX_VALUE) {
+        int n = get(lookups, i);
+        if (n == Integer.MAX_VALUE) {
             return false; // saturated: how many the kernel holds is not known any more
         }
-        long left = lookups[i] - count;
+        long left = n - count;
         if (left > 0) {
-            lookups[i] = (int) left;
+            set(lookups, i, (int) left);
             return false;
         }
-        int cell = cellOf(parent[i], nameAt[i]);
+        int cell = cellOfNamed(i);
         if (cell >= 0 && index[cell] == i) {
             remove(cell);
         } // else unlinked or renamed over: its name leads to another inode or none
         dropName(i);
-        nameAt[i] = FREE;
-        lookups[i] = 0;
-        parent[i] = NO_SLOT;
+        set(nameAt, i, FREE);
+        set(lookups, i, 0);
+        set(parent, i, NO_SLOT);
         if (freeTail == NO_SLOT) {
             freeHead = i;
         } else {
-            parent[freeTail] = i;
+            set(parent, freeTail, i);
         }
         freeTail = i;
         size--;
@@ -244,8 +261,9 @@ public final class InodeTable {
             return;
         }
         dropName(moved);
-        this.parent[moved] = (int) newParent;
-        nameAt[moved] = append(to);
+        int at = append(to);
+        set(this.parent, moved, (int) newParent);
+        set(nameAt, moved, at);
         insert(moved, -cellOf((int) newParent, to) - 1);
     }
 
@@ -278,19 +296,25 @@ public final class InodeTable {
      * what it costs, inodes, names and index together.
      */
     public synchronized long footprintBytes() {
-        return 4 * (16 + 4L * parent.length) + 16 + names.length + 16 + 4L * index.length;
+        long slots = 4 * (16 + 4L * parent.length + (long) parent.length * (16 + (4L << slotShift)));
+        long text = 16 + 4L * names.length;
+        for (byte[] page : names) {
+            text += page == null ? 0 : 16 + page.length;
+        }
+        return slots + text + 16 + 4L * index.length;
     }
 
     // ---- the handles' questions ----------------------------------------------------------------------
 
     private synchronized String nameOf(int ino, int gen) {
         check(ino, gen);
-        return decode(nameAt[ino]);
+        int at = get(nameAt, ino);
+        return new String(page(at), nameStart(at), nameLength(at), StandardCharsets.UTF_8);
     }
 
     private synchronized Node parentOf(int ino, int gen) {
         check(ino, gen);
-        return ino == ROOT ? null : handle(parent[ino]);
+        return ino == ROOT ? null : handle(get(parent, ino));
     }
 
     private synchronized String pathOf(int ino, int gen) {
@@ -300,26 +324,26 @@ public final class InodeTable {
         }
         int bytes = 0;
         int depth = 0;
-        for (int n = ino; n != ROOT; n = parent[n]) {
-            bytes += 1 + nameLength(nameAt[n]);
+        for (int n = ino; n != ROOT; n = get(parent, n)) {
+            bytes += 1 + nameLength(get(nameAt, n));
             if (++depth > size) {
                 throw new IllegalStateException("inode " + ino + ": its parents make a cycle");
             }
         }
         byte[] path = new byte[bytes];
         int end = bytes;
-        for (int n = ino; n != ROOT; n = parent[n]) {
-            int at = nameAt[n];
+        for (int n = ino; n != ROOT; n = get(parent, n)) {
+            int at = get(nameAt, n);
             int len = nameLength(at);
             end -= len;
-            System.arraycopy(names, nameStart(at), path, end, len);
+            System.arraycopy(page(at), nameStart(at), path, end, len);
             path[--end] = '/';
         }
         return new String(path, StandardCharsets.UTF_8);
     }
 
     private void check(int ino, int gen) {
-        if (!known(ino) || generation[ino] != gen) {
+        if (!known(ino) || get(generation, ino) != gen) {
             throw new IllegalStateException("inode " + ino + " generation " + gen + " was forgotten by the kernel");
         }
     }
@@ -327,35 +351,39 @@ public final class InodeTable {
     // ---- slots ---------------------------------------------------------------------------------------
 
     private boolean known(long ino) {
-        return ino > 0 && ino < nextIno && nameAt[(int) ino] != FREE;
+        return ino > 0 && ino < nextIno && get(nameAt, (int) ino) != FREE;
     }
 
     private Node handle(int ino) {
-        return new Node(this, ino, generation[ino]);
+        return new Node(this, ino, get(generation, ino));
     }
 
     /** A free number (the longest freed first, with the next generation), else a new one. */
     private int newSlot() {
         if (freeHead != NO_SLOT) {
             int i = freeHead;
-            freeHead = parent[i];
+            freeHead = get(parent, i);
             if (freeHead == NO_SLOT) {
                 freeTail = NO_SLOT;
             }
-            generation[i]++;
+            set(generation, i, get(generation, i) + 1);
             return i;
         }
-        if (nextIno == parent.length) {
-            if (nextIno == Integer.MAX_VALUE) {
-                throw new IllegalStateException("the kernel knows " + size + " inodes: no number left");
-            }
-            int grown = (int) Math.min(Integer.MAX_VALUE, parent.length + (parent.length >> 1) + 1L);
-            parent = Arrays.copyOf(parent, grown);
-            lookups = Arrays.copyOf(lookups, grown);
-            generation = Arrays.copyOf(generation, grown);
-            int old = nameAt.length;
-            nameAt = Arrays.copyOf(nameAt, grown);
-            Arrays.fill(nameAt, old, grown, FREE);
+        if (nextIno == Integer.MAX_VALUE) {
+            throw new IllegalStateException("the kernel knows " + size + " inodes: no number left");
+        }
+        int page = nextIno >>> slotShift;
+        if (page == parent.length) {
+            int pages = page + 1;
+            parent = Arrays.copyOf(parent, pages);
+            lookups = Arrays.copyOf(lookups, pages);
+            generation = Arrays.copyOf(generation, pages);
+            nameAt = Arrays.copyOf(nameAt, pages);
+            parent[page] = new int[1 << slotShift];
+            lookups[page] = new int[1 << slotShift];
+            generation[page] = new int[1 << slotShift];
+            nameAt[page] = new int[1 << slotShift];
+            Arrays.fill(nameAt[page], FREE);
         }
         return nextIno++;
     }
@@ -366,78 +394,98 @@ public final class InodeTable {
         return name.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Where {@code name} now is in the arena (grown, or compacted when mostly garbage). */
+    private byte[] page(int at) {
+        return names[at >>> namesShift];
+    }
+
+    /** Where {@code name} now is (a new page when this one is full, or all compacted when mostly garbage). */
     private int append(byte[] name) {
+        int pageSize = 1 << namesShift;
         int need = 5 + name.length; // the length takes at most 5 bytes
-        if (namesEnd + need > names.length) {
-            if (namesGarbage > names.length / 2) {
-                compact(need);
+        if (need > pageSize) {
+            throw new IllegalArgumentException("a name of " + name.length + " bytes: at most " + (pageSize - 5));
+        }
+        int page = namesEnd >>> namesShift;
+        if (page == names.length || (namesEnd & (pageSize - 1)) + need > pageSize) {
+            if (namesGarbage > (long) names.length * pageSize / 2) {
+                compact();
+                page = namesEnd >>> namesShift;
             }
-            if (namesEnd + need > names.length) {
-                long grown = Math.max((long) namesEnd + need, names.length + (names.length >> 1));
-                if (grown > Integer.MAX_VALUE - 8) {
+            if (page < names.length && (namesEnd & (pageSize - 1)) + need > pageSize) {
+                page++; // the rest of this page stays unused
+            }
+            if (page == names.length) {
+                if (page == 1 << (31 - namesShift)) {
                     throw new IllegalStateException("names of " + size + " inodes exceed 2 GiB");
                 }
-                names = Arrays.copyOf(names, (int) grown);
+                names = Arrays.copyOf(names, page + 1);
+                names[page] = new byte[pageSize];
             }
+            namesEnd = Math.max(namesEnd, page << namesShift);
         }
         int at = namesEnd;
+        byte[] to = names[page];
+        int i = at & (pageSize - 1);
         int len = name.length;
         while (len >= 0x80) {
-            names[namesEnd++] = (byte) (0x80 | (len & 0x7f));
+            to[i++] = (byte) (0x80 | (len & 0x7f));
             len >>>= 7;
         }
-        names[namesEnd++] = (byte) len;
-        System.arraycopy(name, 0, names, namesEnd, name.length);
-        namesEnd += name.length;
+        to[i++] = (byte) len;
+        System.arraycopy(name, 0, to, i, name.length);
+        namesEnd = (page << namesShift) + i + name.length;
         return at;
     }
 
     private void dropName(int ino) {
-        int at = nameAt[ino];
-        namesGarbage += nameStart(at) - at + nameLength(at);
+        int at = get(nameAt, ino);
+        namesGarbage += nameStart(at) - (at & ((1 << namesShift) - 1)) + nameLength(at);
     }
 
-    /** The arena again with the live names only, in inode order; room for {@code need} more bytes. */
-    private void compact(int need) {
-        int live = namesEnd - namesGarbage;
-        byte[] to = new byte[Math.max(64, live + need + (live >> 1))];
-        int end = 0;
+    /** The names again, the live ones only, in inode order. */
+    private void compact() {
+        byte[][] old = names;
+        names = new byte[0][];
+        namesEnd = 0;
+        namesGarbage = 0;
         for (int i = (int) ROOT; i < nextIno; i++) {
-            int at = nameAt[i];
+            int at = get(nameAt, i);
             if (at != FREE) {
-                int len = nameStart(at) - at + nameLength(at);
-                System.arraycopy(names, at, to, end, len);
-                nameAt[i] = end;
-                end += len;
+                byte[] from = old[at >>> namesShift];
+                int start = nameStart(from, at);
+                set(nameAt, i, append(Arrays.copyOfRange(from, start, start + nameLength(from, at))));
             }
         }
-        names = to;
-        namesEnd = end;
-        namesGarbage = 0;
     }
 
     private int nameLength(int at) {
+        return nameLength(page(at), at);
+    }
+
+    private int nameLength(byte[] page, int at) {
+        int i = at & ((1 << namesShift) - 1);
         int len = 0;
         int shift = 0;
         byte b;
         do {
-            b = names[at++];
+            b = page[i++];
             len |= (b & 0x7f) << shift;
             shift += 7;
         } while (b < 0);
         return len;
     }
 
+    /** Where the bytes of the name at {@code at} start in its page. */
     private int nameStart(int at) {
-        while (names[at] < 0) {
-            at++;
-        }
-        return at + 1;
+        return nameStart(page(at), at);
     }
 
-    private String decode(int at) {
-        return new String(names, nameStart(at), nameLength(at), StandardCharsets.UTF_8);
+    private int nameStart(byte[] page, int at) {
+        int i = at & ((1 << namesShift) - 1);
+        while (page[i] < 0) {
+            i++;
+        }
+        return i + 1;
     }
 
     // ---- the index -----------------------------------------------------------------------------------
@@ -456,9 +504,9 @@ public final class InodeTable {
     }
 
     private int home(int ino) {
-        int at = nameAt[ino];
+        int at = get(nameAt, ino);
         int start = nameStart(at);
-        return hash(parent[ino], names, start, start + nameLength(at)) & (index.length - 1);
+        return hash(get(parent, ino), page(at), start, start + nameLength(at)) & (index.length - 1);
     }
 
     /** The cell of (dir, key) if indexed, else -(the empty cell where it would go) - 1. */
@@ -469,20 +517,21 @@ public final class InodeTable {
             if (ino == 0) {
                 return -c - 1;
             }
-            if (parent[ino] == dir) {
-                int at = nameAt[ino];
+            if (get(parent, ino) == dir) {
+                int at = get(nameAt, ino);
                 int start = nameStart(at);
-                if (Arrays.equals(names, start, start + nameLength(at), key, 0, key.length)) {
+                if (Arrays.equals(page(at), start, start + nameLength(at), key, 0, key.length)) {
                     return c;
                 }
             }
         }
     }
 
-    /** {@link #cellOf(int, byte[])} of a name already in the arena. */
-    private int cellOf(int dir, int nameAt) {
-        int start = nameStart(nameAt);
-        return cellOf(dir, Arrays.copyOfRange(names, start, start + nameLength(nameAt)));
+    /** {@link #cellOf(int, byte[])} of the name {@code ino} has (indexed or not). */
+    private int cellOfNamed(int ino) {
+        int at = get(nameAt, ino);
+        int start = nameStart(at);
+        return cellOf(get(parent, ino), Arrays.copyOfRange(page(at), start, start + nameLength(at)));
     }
 
     private void insert(int ino, int cell) {

@@ -115,7 +115,7 @@ class InodeTableTest {
 
     @Test
     void manyInodesGrowTheArraysPastTheirFirstSizeAndAllAreFoundAgain() {
-        InodeTable t = new InodeTable(2, 2, false);
+        InodeTable t = new InodeTable(1, 6, 2, false);
         List<InodeTable.Node> dirs = new ArrayList<>();
         for (int d = 0; d < 100; d++) {
             dirs.add(t.lookup(t.root(), "msg" + d));
@@ -137,13 +137,24 @@ class InodeTableTest {
     }
 
     @Test
+    void aNameLongerThanAPageOfNamesIsRefusedAndTakesNoNumber() {
+        InodeTable t = new InodeTable(1, 6, 2, false);
+        InodeTable.Node a = t.lookup(t.root(), "a".repeat(59));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.lookup(t.root(), "b".repeat(60)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("60 bytes");
+        assertThat(t.size()).isEqualTo(2);
+        assertThat(t.lookup(t.root(), "c").ino()).isEqualTo(a.ino() + 1);
+        assertThat(a.path()).isEqualTo("/" + "a".repeat(59));
+    }
+
+    @Test
     void namesThatAllHashAlikeAreStillToldApartThroughLookupsForgetsUnlinksAndRenames() {
-        checkAgainstAMap(new InodeTable(4, 4, true), 3_000, 1);
+        checkAgainstAMap(new InodeTable(2, 6, 4, true), 3_000, 1);
     }
 
     @Test
     void randomLookupsForgetsUnlinksAndRenamesAgreeWithAPlainMap() {
-        checkAgainstAMap(new InodeTable(2, 2, false), 20_000, 2);
+        checkAgainstAMap(new InodeTable(1, 6, 2, false), 20_000, 2);
         checkAgainstAMap(new InodeTable(), 20_000, 3);
     }
 
@@ -286,7 +297,11 @@ class InodeTableTest {
     void anInodeCostsAFewPrimitiveArraySlotsNotObjects() throws Exception {
         for (Field f : InodeTable.class.getDeclaredFields()) {
             if (!Modifier.isStatic(f.getModifiers())) {
-                assertThat(f.getType().isPrimitive() || f.getType().isArray() && f.getType().getComponentType().isPrimitive())
+                Class<?> type = f.getType();
+                while (type.isArray()) {
+                    type = type.getComponentType();
+                }
+                assertThat(type.isPrimitive())
                         .as("field %s: %s", f.getName(), f.getType().getSimpleName()).isTrue();
             }
         }

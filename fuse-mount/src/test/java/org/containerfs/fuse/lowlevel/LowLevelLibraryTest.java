@@ -10,15 +10,18 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class LowLevelLibraryTest {
+    /** The libfuse3 of this machine; the test is skipped where there is none. */
+    private static Path installedLibfuse() {
+        try {
+            return LibFuse.locate();
+        } catch (org.containerfs.fuse.FuseUnavailableException e) {
+            return Assumptions.abort("no libfuse3 here: " + e.getMessage());
+        }
+    }
+
     @Test
     void theInstalledLibfuseIsBoundWithItsVersion() throws Exception {
-        Path libfuse;
-        try {
-            libfuse = LibFuse.locate();
-        } catch (org.containerfs.fuse.FuseUnavailableException e) {
-            Assumptions.abort("no libfuse3 here: " + e.getMessage());
-            return;
-        }
+        Path libfuse = installedLibfuse();
         LowLevelLibrary lib = LowLevelLibrary.load(libfuse);
         assertThat(lib.version()).isGreaterThanOrEqualTo(LowLevelLibrary.MINIMUM_VERSION);
         assertThat(lib.packageVersion()).startsWith("3.");
@@ -26,13 +29,7 @@ class LowLevelLibraryTest {
 
     @Test
     void theLibraryIsBoundOncePerProcessAndItsWarmUpCallsNothingButTheVersion() throws Throwable {
-        Path libfuse;
-        try {
-            libfuse = LibFuse.locate();
-        } catch (org.containerfs.fuse.FuseUnavailableException e) {
-            Assumptions.abort("no libfuse3 here: " + e.getMessage());
-            return;
-        }
+        Path libfuse = installedLibfuse();
         LowLevelLibrary lib = LowLevelLibrary.load(libfuse);
         assertThat(LowLevelLibrary.load(libfuse)).isSameAs(lib);
         lib.warmUpCalls(); // every call shape through fuse_version: returns (a wrong shape would fail or crash)

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,12 +96,59 @@ class LauncherTest {
         }
         assertThat(names(cache)).anyMatch(n -> n.endsWith(".aot") || n.endsWith(".jsa"));
         assertThat(launch(ROOT, env, cat)).isEqualTo(plain);
+        assertPicocliComesFromTheAotCache(cache);
+    }
+
+    /**
+     * picocli's classes, rewritten at build time (cli/src/build/ClassFileUpgrade.java), are in the AOT cache: the
+     * JVM loads them from it, not from the jar. Checked with this JVM when the cache was made for its version.
+     */
+    private static void assertPicocliComesFromTheAotCache(Path cache) throws IOException, InterruptedException {
+        String version = Runtime.version().version().stream().map(String::valueOf).collect(Collectors.joining("."));
+        Path aot = cache.resolve(names(cache).stream().filter(n -> n.endsWith("-cli-jdk" + version + ".aot"))
+                .findFirst().orElse("none"));
+        if (Runtime.version().feature() < 24 || !Files.isRegularFile(aot)) {
+            return; // the launcher chose another JDK (or one without AOT caches): nothing to check with this one
+        }
+        String options = Files.readAllLines(Path.of(aot.toString().replace(".aot", ".options"))).get(0);
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(List.of(options.trim().split(" +")));
+        command.addAll(List.of("-XX:AOTCache=" + aot, "-Xlog:class+load=info", "-Xlog:aot=off", "-Xlog:cds=off",
+                "-jar", ROOT.resolve("cli/target/containerfs.jar").toString(), "--version"));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(log).isZero();
+        assertThat(log.lines().filter(l -> l.contains(" picocli.CommandLine "))).as(log)
+                .singleElement().asString().contains("source: shared objects file");
     }
 
     private static List<String> names(Path dir) throws IOException {
         try (var s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).toList();
         }
+    }
+
+    @Test
+    void theRunnableJarHoldsNoClassFileTheAotCacheWouldSkipWhenBuiltOnJdk24OrLater() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 24,
+                "the build rewrites old class files on JDK 24+ only");
+        List<String> old = new java.util.ArrayList<>();
+        int picocli = 0;
+        try (JarFile jar = new JarFile(ROOT.resolve("cli/target/containerfs.jar").toFile())) {
+            for (var e : java.util.Collections.list(jar.entries())) {
+                if (!e.getName().endsWith(".class")) {
+                    continue;
+                }
+                picocli += e.getName().startsWith("picocli/") ? 1 : 0;
+                byte[] head = jar.getInputStream(e).readNBytes(8);
+                if (((head[6] & 0xff) << 8 | (head[7] & 0xff)) < 50) {
+                    old.add(e.getName());
+                }
+            }
+        }
+        assertThat(picocli).as("picocli's classes in the jar").isGreaterThan(100);
+        assertThat(old).as("class files before version 50 (Java 6)").isEmpty();
     }
 
     @Test

@@ -101,6 +101,7 @@ public final class Containerfs implements Runnable {
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        JvmCacheTraining.loadEveryToolClassAtExitIfRecording();
         String only = onlyCommand(args);
         if ("mount".equals(only)) {
             MountCommand.warmUpFor(args); // binds libfuse on another thread while picocli parses

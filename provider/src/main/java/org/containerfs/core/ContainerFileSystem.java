@@ -368,10 +368,16 @@ public final class ContainerFileSystem extends FileSystem {
         return listed != null ? listed : find(path);
     }
 
-    /** The node at {@code path}, refreshing once if it is missing and the container grew. */
+    /**
+     * The node at {@code path}, refreshing once if it is missing and the container grew. A refresh of
+     * another thread (the FUSE mount's growth watcher) may come between the miss and this call's own check,
+     * which then finds nothing new: the node is looked for again whenever {@link #changes()} moved since the
+     * miss, whoever's refresh moved it, else a name present before the lookup began would be reported missing.
+     */
     Node lookup(ContainerPath path) throws IOException {
+        long seen = changes; // before the miss: a refresh after it moves the count
         Node node = read(() -> findUnderLock(path));
-        if (node == null && refreshIfGrown()) {
+        if (node == null && (refreshIfGrown() || changes != seen)) {
             node = read(() -> find(path));
         }
         if (node == null) {

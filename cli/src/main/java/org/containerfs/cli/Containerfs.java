@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.containerfs.fuse.AotRecording;
 import org.containerfs.fuse.MountCommand;
 import org.containerfs.fuse.UmountCommand;
 import picocli.CommandLine;
@@ -98,10 +99,10 @@ public final class Containerfs implements Runnable {
     }
 
     public static void main(String[] args) {
+        AotRecording.begin(); // the launcher's recording run keeps its record only if the command does its work
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        JvmCacheTraining.loadEveryToolClassAtExitIfRecording();
         String only = onlyCommand(args);
         if ("mount".equals(only)) {
             MountCommand.warmUpFor(args); // binds libfuse on another thread while picocli parses
@@ -111,6 +112,7 @@ public final class Containerfs implements Runnable {
         int status = cl.execute(args);
         out.flush();
         err.flush();
+        AotRecording.end(AotRecording.ran(status, cl.getParseResult(), COMMANDS.keySet()));
         System.exit(status);
     }
 

@@ -1,6 +1,7 @@
 package org.containerfs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +103,7 @@ class LauncherTest {
     /**
      * picocli's classes, rewritten at build time (cli/src/build/ClassFileUpgrade.java), are in the AOT cache: the
      * JVM loads them from it, not from the jar; and so is a class that {@code verify} uses and the training run
-     * ({@code cat}) did not (JsonReports: JvmCacheTraining loads every class of the tool as the recording run exits). Checked with this JVM when the cache was made for its version.
+     * ({@code cat}) did not (JsonReports: AotTraining loads every class of the tool as the recording run ends). Checked with this JVM when the cache was made for its version.
      */
     private static void assertPicocliComesFromTheAotCache(Path cache) throws IOException, InterruptedException {
         String version = Runtime.version().version().stream().map(String::valueOf).collect(Collectors.joining("."));
@@ -123,6 +124,83 @@ class LauncherTest {
         for (String name : List.of("picocli.CommandLine", JsonReports.class.getName())) {
             assertThat(log.lines().filter(l -> l.contains(" " + name + " "))).as(log)
                     .singleElement().asString().contains("source: shared objects file");
+        }
+    }
+
+    /**
+     * The first run of a kind records the classes it used and the cache of every later run is made from that record:
+     * a run that did not do its command's work records too little. {@code containerfs mount --help} as the first
+     * mount after a build made a mount cache of 15.7 MB instead of 22.4 MB, which left 609 of the JDK's classes to
+     * be loaded from the JDK at every mount (fuse-mount/README.md, "Start-up, second pass").
+     */
+    @Test
+    void aRunThatDidNotDoItsCommandsWorkLeavesNoRecordToMakeTheCacheFrom() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 24, "the AOT cache needs JDK 24+ (the launcher is given this JDK)");
+        Path cache = tmp.resolve("jvm-cache");
+        Map<String, String> env = Map.of("CONTAINERFS_JVM_CACHE", cache.toString(),
+                "JAVA_HOME", System.getProperty("java.home"));
+
+        Run help = launch(ROOT, env, "mount", "--help");
+        assertThat(help.status()).as(help.stderr()).isZero();
+        assertThat(help.stdout()).contains("Usage: containerfs mount");
+        assertThat(records(cache)).as("the record of mount --help").isEmpty();
+
+        Run failed = launch(ROOT, env, "mount", tmp.resolve("missing.lime").toString(), tmp.toString());
+        assertThat(failed.status()).as(failed.stderr()).isNotZero();
+        assertThat(records(cache)).as("the record of a mount that failed").isEmpty();
+
+        // a run that did its work keeps its record (the other kind: no FUSE needed)
+        Run ls = launch(ROOT, env, "ls", "samples/lime/ildg.lime");
+        assertThat(ls.status()).as(ls.stderr()).isZero();
+        assertThat(records(cache)).singleElement().satisfies(r -> {
+            assertThat(r.getFileName().toString()).contains("-cli-");
+            assertThat(Files.size(r)).isPositive();
+        });
+    }
+
+    /** The other side: a mount that was made and unmounted keeps its record (the mount kind's cache is made from it). */
+    @Test
+    void aMountThatWasMadeKeepsItsRecord() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 24, "the AOT cache needs JDK 24+ (the launcher is given this JDK)");
+        assumeTrue(Files.exists(Path.of("/dev/fuse")), "no FUSE on this machine");
+        Path cache = tmp.resolve("jvm-cache");
+        Path mountPoint = Files.createDirectories(tmp.resolve("mnt"));
+        ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("containerfs").toString(), "mount", "-q",
+                "samples/lime/ildg.lime", mountPoint.toString()).directory(ROOT.toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("mount.out").toFile());
+        pb.environment().put("CONTAINERFS_JVM_CACHE", cache.toString());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5); // a loaded machine: not a speed check
+            while (!mounted(mountPoint) && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(mounted(mountPoint)).as(Files.readString(tmp.resolve("mount.out"))).isTrue();
+            assertThat(Files.exists(mountPoint.resolve("msg01"))).isTrue();
+        } finally {
+            new ProcessBuilder("fusermount3", "-u", mountPoint.toString()).start().waitFor(1, TimeUnit.MINUTES);
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                new ProcessBuilder("fusermount3", "-u", "-z", mountPoint.toString()).start().waitFor(1, TimeUnit.MINUTES);
+            }
+        }
+
+        assertThat(p.exitValue()).as(Files.readString(tmp.resolve("mount.out"))).isZero();
+        assertThat(records(cache)).singleElement().satisfies(r -> {
+            assertThat(r.getFileName().toString()).contains("-mount-");
+            assertThat(Files.size(r)).isPositive();
+        });
+    }
+
+    private static boolean mounted(Path mountPoint) throws IOException {
+        String target = " " + mountPoint.toAbsolutePath().normalize() + " ";
+        return Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().anyMatch(l -> l.contains(target));
+    }
+
+    private static List<Path> records(Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().contains(".aotconf")).toList();
         }
     }
 

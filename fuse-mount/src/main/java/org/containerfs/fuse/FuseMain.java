@@ -21,10 +21,13 @@ public final class FuseMain implements Runnable {
     }
 
     public static void main(String[] args) {
+        AotRecording.begin(); // a --background daemon of the launcher's recording run records too
         if (args.length > 0 && args[0].equals("mount")) {
             MountCommand.warmUpFor(args); // a --background mount's daemon starts here
         }
-        int code = new CommandLine(new FuseMain()).execute(args);
+        CommandLine cl = new CommandLine(new FuseMain());
+        int code = cl.execute(args);
+        AotRecording.end(AotRecording.ran(code, cl.getParseResult(), java.util.List.of("mount", "umount")));
         System.exit(code);
     }
 }

@@ -228,6 +228,7 @@ public final class MountCommand implements Callable<Integer> {
         }
         if (signals.requested()) {
             closeQuietly(fs, log);
+            AotRecording.discard(); // exit 0, but this run is no record of a mount
             log.notice("stopped before mounting: nothing was mounted");
             return 0;
         }

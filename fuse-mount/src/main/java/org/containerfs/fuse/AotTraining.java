@@ -1,4 +1,4 @@
-package org.containerfs.cli;
+package org.containerfs.fuse;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,40 +10,32 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * The run in which the launcher records the JVM's AOT cache ({@code -XX:AOTMode=record}, marked by
- * {@code -Dcontainerfs.jvmCache.record=true}) also loads, as it exits, every class of the tool and of picocli in the
- * jar, so that the cache holds them whichever command trained it.
+ * The launcher's recording run ({@link AotRecording}), when it keeps its record, also loads every class of the tool
+ * and of picocli in the jar as it ends, so that the AOT cache holds them whichever command trained it.
  *
- * <p>Why: the cache holds the classes its recording run loaded, and the launcher records the first run of a kind.
- * A first mount of one LIME file left the directory-tree classes, the other formats' and the other subcommands' out
- * of the cache, and a later mount of a directory of containers read and verified them from the jar at every start.
- * Loading (without initialising) is enough: the cache links what was loaded. Classes of other libraries in the jar
- * (the AWS SDK, jfuse) are left to the runs that use them: there are thousands, most never used.
+ * <p>Why: the cache holds the classes its recording run loaded, and the launcher records the first run of a kind
+ * that did its work. A first mount of one LIME file left the directory-tree classes, the other formats' and the
+ * other subcommands' out of the cache, and a later mount of a directory of containers read and verified them from
+ * the jar at every start. Loading (without initialising) is enough: the cache links what was loaded. Classes of
+ * other libraries in the jar (the AWS SDK, jfuse) are left to the runs that use them: there are thousands, most
+ * never used. The cost: the cache about 2 MB larger, and as much more resident in a daemon.
  */
-final class JvmCacheTraining {
-    static final String PROPERTY = "containerfs.jvmCache.record";
+public final class AotTraining {
     private static final String[] PACKAGES = {"org/containerfs/", "picocli/"};
 
-    private JvmCacheTraining() {}
-
-    /** When this JVM records the cache: loads the classes at its exit (a shutdown hook: a mount ends by a signal too). */
-    static void loadEveryToolClassAtExitIfRecording() {
-        if (Boolean.getBoolean(PROPERTY)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(JvmCacheTraining::loadEveryToolClass, "containerfs-jvm-cache"));
-        }
-    }
+    private AotTraining() {}
 
     /** Loads the tool's and picocli's classes from the jar this class came from; returns how many were loaded. */
     static int loadEveryToolClass() {
         try {
-            return loadEveryToolClass(jarOfThisClass(), JvmCacheTraining.class.getClassLoader());
+            return loadEveryToolClass(jarOfThisClass(), AotTraining.class.getClassLoader());
         } catch (IOException | URISyntaxException | RuntimeException e) {
             return 0; // not run from a jar (tests, an IDE): nothing to train
         }
     }
 
     /** Loads (without initialising) the classes of {@code jar} in the tool's and picocli's packages through {@code loader}. */
-    static int loadEveryToolClass(Path jar, ClassLoader loader) throws IOException {
+    public static int loadEveryToolClass(Path jar, ClassLoader loader) throws IOException {
         int loaded = 0;
         try (InputStream in = Files.newInputStream(jar);
              ZipInputStream entries = new ZipInputStream(in)) {
@@ -72,7 +64,7 @@ final class JvmCacheTraining {
     }
 
     private static Path jarOfThisClass() throws URISyntaxException, IOException {
-        CodeSource source = JvmCacheTraining.class.getProtectionDomain().getCodeSource();
+        CodeSource source = AotTraining.class.getProtectionDomain().getCodeSource();
         Path path = source == null ? null : Path.of(source.getLocation().toURI());
         if (path == null || !Files.isRegularFile(path)) {
             throw new IOException("not run from a jar: " + path);
